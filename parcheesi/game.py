@@ -1,0 +1,468 @@
+"""The turn machine: an action and a state in, a new state and the events out.
+
+Actions are :class:`Roll`, :class:`Move` (one piece, one or more dice portions, or an entry)
+and :class:`Reward` (one pending reward on one piece). Everything that follows without a
+choice (a roll that cannot be used, forfeited rewards, the third-doubles penalty, passing
+the turn, the win) happens inside :func:`apply` and is reported as events, so a client only
+draws what the events and the new state say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import permutations
+
+from .board import HOME, START, track_square
+from .dice import Dice, DiceSource, seeded
+from .rules import Node, RollPlan, View, penalty_piece, reward_options
+from .state import IllegalAction, Phase, Pieces, State, blockade_pairs, new_state
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Roll the dice (also for the opening roll)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Spend dice portions on one piece, in order. For a piece in START: the entry spend,
+    ``(5,)`` or both portions of a roll summing to five."""
+
+    piece: int
+    portions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reward:
+    """Move one piece by one pending reward (20 or 10)."""
+
+    piece: int
+    amount: int
+
+
+Action = Roll | Move | Reward
+
+
+# --- events -------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class OpeningRolled:
+    colour: int
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningTied:
+    colours: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Starts:
+    colour: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    colour: int
+    dice: Dice
+    portions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Entered:
+    colour: int
+    piece: int
+    spent: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    colour: int
+    piece: int
+    start: int
+    end: int
+    count: int
+    reward: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Captured:
+    colour: int
+    piece: int
+    by_colour: int
+    by_piece: int
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReachedHome:
+    colour: int
+    piece: int
+
+
+@dataclass(frozen=True, slots=True)
+class RewardsForfeited:
+    colour: int
+    amounts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoMove:
+    colour: int
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    colour: int
+    piece: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed:
+    colour: int
+
+
+@dataclass(frozen=True, slots=True)
+class Won:
+    colour: int
+
+
+Event = (OpeningRolled | OpeningTied | Starts | Rolled | Entered | Moved | Captured
+         | ReachedHome | RewardsForfeited | NoMove | Penalty | TurnPassed | Won)
+
+
+# --- the roll search attached to a state -----------------------------------------------------
+
+def roll_plan(state: State) -> tuple[RollPlan, Node]:
+    """The search for the current roll and the state's node in it (built once, then shared)."""
+    if state.plan is None:
+        plan = RollPlan(state)
+        object.__setattr__(state, "plan", (plan, 0))
+    plan, captured = state.plan
+    return plan, (state.mover, captured, state.portions)
+
+
+def legal_steps(state: State) -> list[Move]:
+    """Single-step moves that begin a complete legal sequence (empty outside MOVE)."""
+    if state.phase is not Phase.MOVE:
+        return []
+    plan, node = roll_plan(state)
+    return [Move(piece, spent) for (piece, spent), _ in plan.steps(node)]
+
+
+def combined_moves(state: State, piece: int) -> list[Move]:
+    """All remaining portions on ``piece`` in one go, one per distinct result (track pieces)."""
+    if state.phase is not Phase.MOVE or len(state.portions) < 2:
+        return []
+    if not START < state.mover[piece] < HOME:
+        return []
+    plan, node = roll_plan(state)
+    results: dict[Node, Move] = {}
+    for order in sorted(set(permutations(state.portions)), reverse=True):
+        current = node
+        for value in order:
+            step = next((c for (i, spent), c in plan.steps(current)
+                         if i == piece and spent == (value,)), None)
+            if step is None:
+                break
+            current = step
+        else:
+            results.setdefault(current, Move(piece, order))
+    return list(results.values())
+
+
+def legal_rewards(state: State) -> list[Reward]:
+    if state.phase is not Phase.REWARD:
+        return []
+    return [Reward(piece, amount) for amount, piece in reward_options(state)]
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every action accepted now (moves as single steps; combined moves are also accepted)."""
+    if state.phase in (Phase.OPENING, Phase.ROLL):
+        return [Roll()]
+    if state.phase is Phase.MOVE:
+        return list(legal_steps(state))
+    if state.phase is Phase.REWARD:
+        return list(legal_rewards(state))
+    return []
+
+
+# --- applying actions --------------------------------------------------------------------------
+
+def apply(state: State, action: Action, dice: DiceSource | Dice | None = None
+          ) -> tuple[State, list[Event]]:
+    """Apply ``action``; raise :class:`IllegalAction` (state untouched) if it is not allowed.
+
+    ``dice`` is needed for :class:`Roll`: a source indexed by ``state.rolls`` or the two
+    values themselves.
+    """
+    events: list[Event] = []
+    if isinstance(action, Roll):
+        if state.phase not in (Phase.OPENING, Phase.ROLL):
+            raise IllegalAction(f"cannot roll now ({_waiting_for(state)})")
+        if dice is None:
+            raise IllegalAction("a roll needs dice")
+        values = dice if isinstance(dice, tuple) else dice(state.rolls)
+        _check_dice(values)
+        if state.phase is Phase.OPENING:
+            return _opening_roll(state, values, events), events
+        return _roll(state, values, events), events
+    if isinstance(action, Move):
+        if state.phase is not Phase.MOVE:
+            raise IllegalAction(f"cannot move with the dice now ({_waiting_for(state)})")
+        return _move(state, action, events), events
+    if isinstance(action, Reward):
+        if state.phase is not Phase.REWARD:
+            raise IllegalAction(f"no reward to take now ({_waiting_for(state)})")
+        return _reward(state, action, events), events
+    raise IllegalAction(f"unknown action {action!r}")
+
+
+def _waiting_for(state: State) -> str:
+    return {Phase.OPENING: "the opening roll is under way",
+            Phase.ROLL: f"{state.colour_name()} must roll",
+            Phase.MOVE: f"{state.colour_name()} must move",
+            Phase.REWARD: f"{state.colour_name()} must take a reward",
+            Phase.OVER: "the game is over"}[state.phase]
+
+
+def _check_dice(values: Dice) -> None:
+    if (len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
+            or not all(1 <= v <= 6 for v in values)):
+        raise IllegalAction(f"dice must be two values 1..6, not {values!r}")
+
+
+def _opening_roll(state: State, values: Dice, events: list[Event]) -> State:
+    events.append(OpeningRolled(state.turn, values))
+    results = (*state.opening, (state.turn, values[0] + values[1]))
+    waiting = [c for c in state.contenders if c not in {c2 for c2, _ in results}]
+    if waiting:
+        return state.with_(opening=results, turn=waiting[0], rolls=state.rolls + 1)
+    top = max(total for _, total in results)
+    tied = tuple(c for c, total in results if total == top)
+    if len(tied) > 1:
+        events.append(OpeningTied(tied))
+        return state.with_(opening=(), contenders=tied, turn=tied[0], rolls=state.rolls + 1)
+    events.append(Starts(tied[0]))
+    return state.with_(opening=(), contenders=(), turn=tied[0], phase=Phase.ROLL,
+                       rolls=state.rolls + 1, pairs=blockade_pairs(state.pieces[tied[0]]))
+
+
+def _roll(state: State, values: Dice, events: list[Event]) -> State:
+    a, b = values
+    doubles = state.doubles + 1 if a == b else state.doubles
+    mover = state.mover
+    if a == b and doubles == 3:
+        events.append(Rolled(state.turn, values, ()))
+        victim = penalty_piece(mover)
+        events.append(Penalty(state.turn, victim))
+        pieces = state.pieces
+        if victim is not None:
+            pieces = _replace_piece(pieces, state.turn, victim, START)
+        return _pass_turn(state.with_(pieces=pieces, rolls=state.rolls + 1, dice=values),
+                          events)
+    four = a == b and START not in mover
+    portions = (a, a, 7 - a, 7 - a) if four else (a, b)
+    state = state.with_(phase=Phase.MOVE, dice=values, doubles=doubles, four=four,
+                        portions=tuple(sorted(portions, reverse=True)), rolls=state.rolls + 1)
+    events.append(Rolled(state.turn, values, state.portions))
+    plan, _ = roll_plan(state)
+    if plan.target is None:
+        events.append(NoMove(state.turn, values))
+        return _end_movement(state.with_(portions=()), events)
+    return state
+
+
+def _move(state: State, action: Move, events: list[Event]) -> State:
+    piece, spent = action.piece, tuple(action.portions)
+    if piece not in range(4):
+        raise IllegalAction(f"no piece {piece + 1}")
+    if not spent or any(v not in state.portions for v in spent):
+        raise IllegalAction(f"the roll has no portions {'+'.join(map(str, spent)) or 'given'}")
+    plan, node = roll_plan(state)
+    colour = state.turn
+    view = plan.view
+    pieces = state.pieces
+    rewards = list(state.rewards)
+    entering = state.mover[piece] == START
+    for step in [spent] if entering else [(v,) for v in spent]:
+        taken = plan.take(node, piece, step)
+        if taken is None:
+            raise IllegalAction(_why_not(state, piece, spent))
+        before = node[0][piece]
+        node, cap_x = taken
+        if entering:
+            events.append(Entered(colour, piece, step))
+        else:
+            events.append(Moved(colour, piece, before, node[0][piece], step[0]))
+        if cap_x >= 0:
+            victim = view.opp_owner[cap_x]
+            assert victim is not None
+            pieces = _replace_piece(pieces, victim[0], victim[1], START)
+            events.append(Captured(victim[0], victim[1], colour, piece,
+                                   track_square(colour, cap_x)))
+            rewards.append(20)
+        if node[0][piece] == HOME:
+            events.append(ReachedHome(colour, piece))
+            rewards.append(10)
+    mover = node[0]
+    pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
+    new = state.with_(pieces=pieces, portions=node[2], rewards=tuple(rewards),
+                      plan=(plan, node[1]))
+    if mover.count(HOME) == 4:
+        return _win(new, events)
+    if plan.complete(node):
+        return _end_movement(new.with_(portions=()), events)
+    return new
+
+
+def _why_not(state: State, piece: int, spent: tuple[int, ...]) -> str:
+    label = "+".join(map(str, spent))
+    where = state.mover[piece]
+    if where == HOME:
+        return f"piece {piece + 1} is already HOME"
+    if not legal_steps(state):
+        return "no move is possible"
+    if any(m.piece == piece for m in legal_steps(state)):
+        return f"piece {piece + 1} cannot use {label} in any complete legal sequence"
+    return f"piece {piece + 1} cannot move in any complete legal sequence of this roll"
+
+
+def _reward(state: State, action: Reward, events: list[Event]) -> State:
+    view = View(state.pieces, state.turn, state.pairs)
+    options = reward_options(state, view)
+    if (action.amount, action.piece) not in options:
+        if action.amount not in state.rewards:
+            raise IllegalAction(f"no pending reward of {action.amount}")
+        raise IllegalAction(f"piece {action.piece + 1} cannot move {action.amount}")
+    colour = state.turn
+    mover = state.mover
+    before = mover[action.piece]
+    result = view.move(mover, 0, action.piece, action.amount)
+    assert result is not None
+    mover, _, cap_x = result
+    rewards = list(state.rewards)
+    rewards.remove(action.amount)
+    events.append(Moved(colour, action.piece, before, mover[action.piece], action.amount,
+                        reward=True))
+    pieces = state.pieces
+    if cap_x >= 0:
+        victim = view.opp_owner[cap_x]
+        assert victim is not None
+        pieces = _replace_piece(pieces, victim[0], victim[1], START)
+        events.append(Captured(victim[0], victim[1], colour, action.piece,
+                               track_square(colour, cap_x)))
+        rewards.append(20)
+    if mover[action.piece] == HOME:
+        events.append(ReachedHome(colour, action.piece))
+        rewards.append(10)
+    pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
+    new = state.with_(pieces=pieces, rewards=tuple(rewards))
+    if all(p == HOME for p in mover):
+        return _win(new, events)
+    return _settle_rewards(new, events)
+
+
+def _end_movement(state: State, events: list[Event]) -> State:
+    """The roll's dice are used (or cannot be): rewards next, then the next roll or turn."""
+    return _settle_rewards(state.with_(four=False), events)
+
+
+def _settle_rewards(state: State, events: list[Event]) -> State:
+    if state.rewards:
+        if reward_options(state):
+            return state.with_(phase=Phase.REWARD)
+        events.append(RewardsForfeited(state.turn, state.rewards))
+        state = state.with_(rewards=())
+    if state.dice is not None and state.dice[0] == state.dice[1]:
+        return state.with_(phase=Phase.ROLL)
+    return _pass_turn(state, events)
+
+
+def _pass_turn(state: State, events: list[Event]) -> State:
+    order = state.colours
+    nxt = order[(order.index(state.turn) + 1) % len(order)]
+    events.append(TurnPassed(nxt))
+    return state.with_(phase=Phase.ROLL, turn=nxt, dice=None, portions=(), four=False,
+                       doubles=0, rewards=(), pairs=blockade_pairs(state.pieces[nxt]))
+
+
+def _win(state: State, events: list[Event]) -> State:
+    events.append(Won(state.turn))
+    return state.with_(phase=Phase.OVER, winner=state.turn, portions=(), rewards=())
+
+
+def _replace_piece(pieces: tuple[tuple[int, ...], ...], colour: int, piece: int,
+                   value: int) -> tuple[tuple[int, ...], ...]:
+    own = pieces[colour]
+    own = own[:piece] + (value,) + own[piece + 1:]
+    return pieces[:colour] + (own,) + pieces[colour + 1:]
+
+
+# --- a whole game ------------------------------------------------------------------------------
+
+class Game:
+    """A game as its record: colours, dice seed and accepted actions, plus the current state.
+
+    Replaying the record through :meth:`play` rebuilds the identical state.
+    """
+
+    def __init__(self, colours: Iterable[int], seed: int, dice: DiceSource | None = None
+                 ) -> None:
+        self.state = new_state(tuple(colours))
+        self.colours = self.state.colours
+        self.seed = seed
+        self.dice = dice or seeded(seed)
+        self.actions: list[Action] = []
+
+    def play(self, action: Action) -> list[Event]:
+        self.state, events = apply(self.state, action, self.dice)
+        self.actions.append(action)
+        return events
+
+    @classmethod
+    def replay(cls, colours: Iterable[int], seed: int, actions: Iterable[Action]) -> Game:
+        game = cls(colours, seed)
+        for action in actions:
+            game.play(action)
+        return game
+
+
+# --- every outcome of one roll ----------------------------------------------------------------
+
+def roll_outcomes(state: State) -> list[tuple[State, list[Action]]]:
+    """Every distinct position the player to move can reach by the end of the current roll.
+
+    ``state`` must be in MOVE or REWARD. Each result is the state after the roll (dice
+    portions, then rewards) with the actions that reach it; results are distinct by pieces
+    and listed in a fixed order, so callers that pick among them are deterministic.
+    """
+    results: dict[Pieces, tuple[State, list[Action]]] = {}
+    if state.phase is Phase.MOVE:
+        plan, node = roll_plan(state)
+        if node != plan.root:
+            fresh = state.with_()
+            plan, node = roll_plan(fresh)
+            state = fresh
+        for final in sorted(plan.finals()):
+            actions: list[Action] = [Move(piece, spent) for piece, spent in plan.path(final)]
+            after = state
+            for action in actions:
+                after, _ = apply(after, action)
+            _expand_rewards(after, actions, results)
+    else:
+        _expand_rewards(state, [], results)
+    return list(results.values())
+
+
+def _expand_rewards(state: State, actions: list[Action],
+                    results: dict[Pieces, tuple[State, list[Action]]]) -> None:
+    if state.phase is not Phase.REWARD:
+        results.setdefault(state.pieces, (state, actions))
+        return
+    for reward in legal_rewards(state):
+        after, _ = apply(state, reward)
+        _expand_rewards(after, [*actions, reward], results)

@@ -1,0 +1,250 @@
+"""JSON for positions, outcome requests, actions, states and game records.
+
+The request format is the contract of ``python -m parcheesi outcomes`` (DESIGN.md,
+"Position and outcome JSON"). Parsing never trusts its input: every malformed or impossible
+position raises :class:`NotationError` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, START, opposite, track_square
+from .dice import Dice
+from .game import Action, Game, Move, Reward, Roll
+from .state import IllegalAction, Phase, Pieces, State, blockade_pairs
+
+
+class NotationError(ValueError):
+    """Input that does not describe a valid position, request, action or record."""
+
+
+# --- pieces -----------------------------------------------------------------------------------
+
+def piece_to_json(progress: int) -> str | int:
+    if progress == START:
+        return "start"
+    if progress == HOME:
+        return "home"
+    return progress
+
+
+def piece_from_json(value: Any, where: str) -> int:
+    if value == "start" and isinstance(value, str):
+        return START
+    if value == "home" and isinstance(value, str):
+        return HOME
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotationError(f"{where}: {json.dumps(value)} is not \"start\", \"home\" "
+                            f"or a progress 0..70")
+    if not 0 <= value < HOME:
+        raise NotationError(f"{where}: progress {value} is out of range 0..70")
+    return value
+
+
+def _sort_key(progress: int) -> int:
+    return progress  # START (-1) first, then progress ascending, then HOME (71)
+
+
+def pieces_to_json(pieces: Pieces) -> dict[str, list[str | int]]:
+    """Active colours' pieces, each list sorted: start, progress ascending, home."""
+    return {COLOURS[c]: [piece_to_json(p) for p in sorted(own, key=_sort_key)]
+            for c, own in enumerate(pieces) if own}
+
+
+def pieces_from_json(obj: Any) -> Pieces:
+    """Parse and check a ``pieces`` object (colours, counts, ranges, shared squares)."""
+    if not isinstance(obj, dict):
+        raise NotationError("pieces must be an object mapping colours to four pieces")
+    for name in obj:
+        if name not in COLOUR_INDEX:
+            raise NotationError(f"unknown colour {name!r} (use ruby, emerald, sapphire, amber)")
+    colours = sorted(COLOUR_INDEX[name] for name in obj)
+    if not 2 <= len(colours) <= 4:
+        raise NotationError(f"a position needs 2 to 4 colours, not {len(colours)}")
+    if len(colours) == 2 and colours[1] != opposite(colours[0]):
+        raise NotationError("two colours must be an opposite pair "
+                            "(ruby and sapphire, or emerald and amber)")
+    pieces: list[tuple[int, ...]] = [()] * 4
+    for c in colours:
+        name = COLOURS[c]
+        own = obj[name]
+        if not isinstance(own, list) or len(own) != 4:
+            raise NotationError(f"{name} must have exactly four pieces")
+        pieces[c] = tuple(piece_from_json(v, f"{name} piece {k + 1}") for k, v in enumerate(own))
+    check_pieces(tuple(pieces))
+    return tuple(pieces)
+
+
+def check_pieces(pieces: Pieces) -> None:
+    """No square holds more than two pieces, nor pieces of two colours."""
+    track: dict[int, tuple[int, int]] = {}
+    for c, own in enumerate(pieces):
+        for p in set(own):
+            n = own.count(p)
+            if START < p < HOME and n > 2:
+                raise NotationError(f"{COLOURS[c]} has {n} pieces on one square")
+        for p in own:
+            if 0 <= p <= LAST_TRACK:
+                square = track_square(c, p)
+                other, count = track.get(square, (c, 0))
+                if other != c:
+                    raise NotationError(f"{COLOURS[other]} and {COLOURS[c]} share track "
+                                        f"square {square}")
+                track[square] = (c, count + 1)
+
+
+# --- outcome requests --------------------------------------------------------------------------
+
+_REQUEST_KEYS = {"turn", "pieces", "dice", "doubles"}
+
+
+def parse_request(text: str) -> tuple[State, Dice]:
+    """A state at the start of ``turn``'s roll (with its doubles so far) and the dice."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise NotationError(f"not JSON: {error}") from None
+    return request_from_json(obj)
+
+
+def request_from_json(obj: Any) -> tuple[State, Dice]:
+    if not isinstance(obj, dict):
+        raise NotationError("the request must be a JSON object")
+    unknown = sorted(set(obj) - _REQUEST_KEYS)
+    if unknown:
+        raise NotationError(f"unknown field {unknown[0]!r}")
+    for key in ("turn", "pieces", "dice"):
+        if key not in obj:
+            raise NotationError(f"missing field {key!r}")
+    pieces = pieces_from_json(obj["pieces"])
+    turn = obj["turn"]
+    if not isinstance(turn, str) or turn not in COLOUR_INDEX:
+        raise NotationError(f"turn {json.dumps(turn)} is not a colour")
+    colour = COLOUR_INDEX[turn]
+    if not pieces[colour]:
+        raise NotationError(f"turn {turn!r} is not among the colours")
+    dice = obj["dice"]
+    if (not isinstance(dice, list) or len(dice) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6
+                   for v in dice)):
+        raise NotationError(f"dice must be two values 1..6, not {json.dumps(dice)}")
+    doubles = obj.get("doubles", 0)
+    if isinstance(doubles, bool) or not isinstance(doubles, int) or not 0 <= doubles <= 2:
+        raise NotationError(f"doubles must be 0, 1 or 2, not {json.dumps(doubles)}")
+    colours = tuple(c for c in range(4) if pieces[c])
+    state = State(colours=colours, pieces=pieces, phase=Phase.ROLL, turn=colour,
+                  doubles=doubles, pairs=blockade_pairs(pieces[colour]))
+    return state, (dice[0], dice[1])
+
+
+def compact(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+# --- actions, states, records ------------------------------------------------------------------
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    if isinstance(action, Roll):
+        return {"type": "roll"}
+    if isinstance(action, Move):
+        return {"type": "move", "piece": action.piece + 1, "portions": list(action.portions)}
+    return {"type": "reward", "piece": action.piece + 1, "amount": action.amount}
+
+
+def action_from_json(obj: Any) -> Action:
+    """Parse an action; piece numbers are 1..4 as people see them."""
+    if not isinstance(obj, dict) or obj.get("type") not in ("roll", "move", "reward"):
+        raise NotationError("an action is an object with type roll, move or reward")
+    kind = obj["type"]
+    if kind == "roll":
+        return Roll()
+    piece = obj.get("piece")
+    if isinstance(piece, bool) or not isinstance(piece, int) or not 1 <= piece <= 4:
+        raise NotationError("piece must be 1..4")
+    if kind == "move":
+        portions = obj.get("portions")
+        if (not isinstance(portions, list) or not 1 <= len(portions) <= 4
+                or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6
+                       for v in portions)):
+            raise NotationError("portions must be a list of one to four values 1..6")
+        return Move(piece - 1, tuple(portions))
+    amount = obj.get("amount")
+    if amount not in (10, 20) or isinstance(amount, bool):
+        raise NotationError("a reward amount is 10 or 20")
+    return Reward(piece - 1, amount)
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    """Every field of the state (piece order kept, unlike :func:`pieces_to_json`)."""
+    return {
+        "colours": [COLOURS[c] for c in state.colours],
+        "pieces": {COLOURS[c]: [piece_to_json(p) for p in own]
+                   for c, own in enumerate(state.pieces) if own},
+        "phase": state.phase.value,
+        "turn": COLOURS[state.turn],
+        "dice": list(state.dice) if state.dice else None,
+        "portions": list(state.portions),
+        "four": state.four,
+        "doubles": state.doubles,
+        "rewards": list(state.rewards),
+        "pairs": [[i + 1, j + 1] for i, j in state.pairs],
+        "opening": [[COLOURS[c], total] for c, total in state.opening],
+        "contenders": [COLOURS[c] for c in state.contenders],
+        "rolls": state.rolls,
+        "winner": COLOURS[state.winner] if state.winner is not None else None,
+    }
+
+
+def state_from_json(obj: Any) -> State:
+    try:
+        pieces = pieces_from_json(obj["pieces"])
+        colours = tuple(COLOUR_INDEX[name] for name in obj["colours"])
+        if colours != tuple(c for c in range(4) if pieces[c]):
+            raise NotationError("colours do not match the pieces")
+        return State(
+            colours=colours,
+            pieces=pieces,
+            phase=Phase(obj["phase"]),
+            turn=COLOUR_INDEX[obj["turn"]],
+            dice=tuple(obj["dice"]) if obj["dice"] else None,  # type: ignore[arg-type]
+            portions=tuple(obj["portions"]),
+            four=bool(obj["four"]),
+            doubles=int(obj["doubles"]),
+            rewards=tuple(obj["rewards"]),
+            pairs=tuple((i - 1, j - 1) for i, j in obj["pairs"]),
+            opening=tuple((COLOUR_INDEX[name], total) for name, total in obj["opening"]),
+            contenders=tuple(COLOUR_INDEX[name] for name in obj["contenders"]),
+            rolls=int(obj["rolls"]),
+            winner=COLOUR_INDEX[obj["winner"]] if obj["winner"] is not None else None,
+        )
+    except NotationError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
+        raise NotationError(f"not a valid state: {error}") from None
+
+
+def record_to_json(game: Game) -> dict[str, Any]:
+    return {"colours": [COLOURS[c] for c in game.colours], "seed": game.seed,
+            "actions": [action_to_json(a) for a in game.actions]}
+
+
+def record_from_json(obj: Any) -> Game:
+    """Replay a record; an action the rules refuse makes the whole record invalid."""
+    try:
+        colours = [COLOUR_INDEX[name] for name in obj["colours"]]
+        seed = obj["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise NotationError("seed must be an integer")
+        game = Game(colours, seed)
+        for k, raw in enumerate(obj["actions"]):
+            try:
+                game.play(action_from_json(raw))
+            except IllegalAction as error:
+                raise NotationError(f"action {k + 1}: {error}") from None
+        return game
+    except NotationError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
+        raise NotationError(f"not a valid record: {error}") from None

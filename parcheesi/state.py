@@ -1,0 +1,118 @@
+"""The immutable game state.
+
+A :class:`State` holds everything the rules need and nothing the rules can derive cheaply
+again. It is a frozen dataclass of tuples, so states can be shared, compared, hashed and
+kept in histories safely. The one exception is the per-roll search cache (``plan``), which is
+excluded from comparison and rebuilt on demand, so a state read back from JSON behaves
+exactly like the original.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from .board import COLOURS, HOME, START, opposite
+
+Pieces = tuple[tuple[int, ...], ...]
+"""Per colour index 0..3, the four pieces' progress; an inactive colour has ``()``."""
+
+
+class Phase(StrEnum):
+    OPENING = "opening"
+    """Seats roll to decide who starts (RULES.md 1)."""
+    ROLL = "roll"
+    """The player to move must roll."""
+    MOVE = "move"
+    """Dice portions of the current roll remain to be used."""
+    REWARD = "reward"
+    """Pending 20/10 rewards, at least one usable."""
+    OVER = "over"
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow in this state; the state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    colours: tuple[int, ...]
+    """Active colour indices in turn order."""
+    pieces: Pieces
+    phase: Phase
+    turn: int
+    """Colour index whose action is awaited (during the opening: the next seat to roll)."""
+    dice: tuple[int, int] | None = None
+    """The last roll of the player to move (``None`` before their first roll this turn)."""
+    portions: tuple[int, ...] = ()
+    """Dice portions of the current roll still to be used, in descending order."""
+    four: bool = False
+    """The current roll gives four portions (doubles with no piece in START)."""
+    doubles: int = 0
+    """Doubles rolled in a row by the player to move this turn, the current roll included."""
+    rewards: tuple[int, ...] = ()
+    """Pending rewards (20 for a capture, 10 for reaching HOME), in the order earned."""
+    pairs: tuple[tuple[int, int], ...] = ()
+    """Piece pairs of the player to move that formed a blockade when the turn began."""
+    opening: tuple[tuple[int, int], ...] = ()
+    """Opening round so far: (colour, total) for the contenders that have rolled."""
+    contenders: tuple[int, ...] = ()
+    """Colours still rolling for the start (all at first, then only those tied)."""
+    rolls: int = 0
+    """Dice rolls made so far in the game; the index of the next roll in the dice source."""
+    winner: int | None = None
+    plan: Any = field(default=None, compare=False, repr=False)
+    """Cached search for the current roll (see ``rules.RollPlan``); never serialised."""
+
+    @property
+    def mover(self) -> tuple[int, ...]:
+        return self.pieces[self.turn]
+
+    def colour_name(self, colour: int | None = None) -> str:
+        return COLOURS[self.turn if colour is None else colour]
+
+    def with_(self, **changes: Any) -> State:
+        """A copy with ``changes``; the roll cache is dropped unless passed explicitly."""
+        new = object.__new__(State)
+        for name in _FIELDS:
+            _SET(new, name, changes[name] if name in changes else getattr(self, name))
+        if "plan" not in changes:
+            _SET(new, "plan", None)
+        return new
+
+
+_FIELDS = tuple(f.name for f in fields(State))
+_SET = object.__setattr__
+
+
+def initial_pieces(colours: tuple[int, ...]) -> Pieces:
+    return tuple((START,) * 4 if c in colours else () for c in range(4))
+
+
+def validate_colours(colours: tuple[int, ...]) -> tuple[int, ...]:
+    """Check a seat set (RULES.md 1) and return it in turn order."""
+    if not 2 <= len(colours) <= 4:
+        raise ValueError("a game needs 2, 3 or 4 colours")
+    if len(set(colours)) != len(colours):
+        raise ValueError("each colour can be used only once")
+    if any(c not in range(4) for c in colours):
+        raise ValueError("unknown colour")
+    ordered = tuple(sorted(colours))
+    if len(ordered) == 2 and ordered[1] != opposite(ordered[0]):
+        raise ValueError("a two-player game must use an opposite pair "
+                         "(ruby and sapphire, or emerald and amber)")
+    return ordered
+
+
+def new_state(colours: tuple[int, ...]) -> State:
+    """The state before the opening roll."""
+    ordered = validate_colours(colours)
+    return State(colours=ordered, pieces=initial_pieces(ordered), phase=Phase.OPENING,
+                 turn=ordered[0], contenders=ordered)
+
+
+def blockade_pairs(pieces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Pairs of one colour's pieces standing together on a track or lane square."""
+    return tuple((i, j) for i in range(4) for j in range(i + 1, 4)
+                 if pieces[i] == pieces[j] and START < pieces[i] < HOME)
