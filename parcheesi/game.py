@@ -272,7 +272,7 @@ def _roll(state: State, values: Dice, events: list[Event]) -> State:
     plan, _ = roll_plan(state)
     if plan.target is None:
         events.append(NoMove(state.turn, values))
-        return _end_movement(state.with_(portions=()), events)
+        return _settle_rewards(state.with_(portions=(), four=False), events)
     return state
 
 
@@ -288,6 +288,8 @@ def _move(state: State, action: Move, events: list[Event]) -> State:
     pieces = state.pieces
     rewards = list(state.rewards)
     entering = state.mover[piece] == START
+    if entering:
+        spent = tuple(sorted(spent, reverse=True))  # both dice of a 1+4 / 2+3 in any order
     for step in [spent] if entering else [(v,) for v in spent]:
         taken = plan.take(node, piece, step)
         if taken is None:
@@ -310,13 +312,14 @@ def _move(state: State, action: Move, events: list[Event]) -> State:
             rewards.append(10)
     mover = node[0]
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
-    new = state.with_(pieces=pieces, portions=node[2], rewards=tuple(rewards),
-                      plan=(plan, node[1]))
+    rewards.sort(reverse=True)
     if mover.count(HOME) == 4:
-        return _win(new, events)
+        return _win(state.with_(pieces=pieces), events)
     if plan.complete(node):
-        return _end_movement(new.with_(portions=()), events)
-    return new
+        return _settle_rewards(state.with_(pieces=pieces, portions=(), four=False,
+                                           rewards=tuple(rewards)), events)
+    return state.with_(pieces=pieces, portions=node[2], rewards=tuple(rewards),
+                       plan=(plan, node[1]))
 
 
 def _why_not(state: State, piece: int, spent: tuple[int, ...]) -> str:
@@ -360,18 +363,14 @@ def _reward(state: State, action: Reward, events: list[Event]) -> State:
         events.append(ReachedHome(colour, action.piece))
         rewards.append(10)
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
-    new = state.with_(pieces=pieces, rewards=tuple(rewards))
+    new = state.with_(pieces=pieces, rewards=tuple(sorted(rewards, reverse=True)))
     if all(p == HOME for p in mover):
         return _win(new, events)
     return _settle_rewards(new, events)
 
 
-def _end_movement(state: State, events: list[Event]) -> State:
-    """The roll's dice are used (or cannot be): rewards next, then the next roll or turn."""
-    return _settle_rewards(state.with_(four=False), events)
-
-
 def _settle_rewards(state: State, events: list[Event]) -> State:
+    """The roll's dice are used (or cannot be): rewards next, then the next roll or turn."""
     if state.rewards:
         if reward_options(state):
             return state.with_(phase=Phase.REWARD)
@@ -392,7 +391,8 @@ def _pass_turn(state: State, events: list[Event]) -> State:
 
 def _win(state: State, events: list[Event]) -> State:
     events.append(Won(state.turn))
-    return state.with_(phase=Phase.OVER, winner=state.turn, portions=(), rewards=())
+    return state.with_(phase=Phase.OVER, winner=state.turn, portions=(), four=False,
+                       rewards=())
 
 
 def _replace_piece(pieces: tuple[tuple[int, ...], ...], colour: int, piece: int,
@@ -449,13 +449,31 @@ def roll_outcomes(state: State) -> list[tuple[State, list[Action]]]:
             state = fresh
         for final in sorted(plan.finals()):
             actions: list[Action] = [Move(piece, spent) for piece, spent in plan.path(final)]
-            after = state
-            for action in actions:
-                after, _ = apply(after, action)
-            _expand_rewards(after, actions, results)
+            _expand_rewards(_after_node(state, plan, final), actions, results)
     else:
         _expand_rewards(state, [], results)
     return list(results.values())
+
+
+def _after_node(state: State, plan: RollPlan, node: Node) -> State:
+    """The state once the dice of a complete sequence ending at ``node`` are used.
+
+    Equivalent to applying the sequence's moves one by one, without building the events.
+    """
+    mover, captured, _ = node
+    colour = state.turn
+    pieces = state.pieces
+    victims = plan.captured_pieces(captured)
+    for victim_colour, victim in victims:
+        pieces = _replace_piece(pieces, victim_colour, victim, START)
+    pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
+    arrivals = mover.count(HOME) - state.mover.count(HOME)
+    rewards = state.rewards + (20,) * len(victims) + (10,) * arrivals
+    events: list[Event] = []
+    if mover.count(HOME) == 4:
+        return _win(state.with_(pieces=pieces), events)
+    return _settle_rewards(state.with_(pieces=pieces, portions=(), four=False,
+                                       rewards=tuple(sorted(rewards, reverse=True))), events)
 
 
 def _expand_rewards(state: State, actions: list[Action],

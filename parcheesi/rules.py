@@ -192,8 +192,8 @@ class RollPlan:
             return None
         mover, captured, remaining = node
         if mover[piece] == START:
-            if not ((spent == (5,) and 5 in remaining)
-                    or (not self.four and spent == remaining and sum(remaining) == 5)):
+            both = spent == remaining and sum(remaining) == 5
+            if not ((spent == (5,) and 5 in remaining) or (not self.four and both)):
                 return None
             result = self.view.enter(mover, captured, piece)
         elif len(spent) == 1 and spent[0] in remaining:

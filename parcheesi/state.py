@@ -52,7 +52,7 @@ class State:
     doubles: int = 0
     """Doubles rolled in a row by the player to move this turn, the current roll included."""
     rewards: tuple[int, ...] = ()
-    """Pending rewards (20 for a capture, 10 for reaching HOME), in the order earned."""
+    """Pending rewards (20 for a capture, 10 for reaching HOME), largest first."""
     pairs: tuple[tuple[int, int], ...] = ()
     """Piece pairs of the player to move that formed a blockade when the turn began."""
     opening: tuple[tuple[int, int], ...] = ()
