@@ -1,8 +1,13 @@
-"""Command-line tools: ``outcomes`` (and the computer-player tools).
+"""Command-line tools (DESIGN.md contracts).
 
-``python -m parcheesi outcomes`` reads one request (DESIGN.md, "Position and outcome JSON")
-on standard input and prints every distinct position reachable by the end of that roll.
-Bad input exits with status 2 and a one-line reason on standard error.
+- ``outcomes``: read one request (DESIGN.md, "Position and outcome JSON") on standard input
+  and print every distinct position reachable by the end of that roll.
+- ``choose --player LEVEL [--lines]``: the position a computer player's choices reach by the
+  end of the roll, with the hint's reason; ``--lines`` answers one request per line.
+- ``simulate --players a,b[,c[,d]] --games N --seed S [--json]``: computer-only games.
+
+Bad input exits with status 2 and a one-line reason on standard error (``choose --lines``
+answers ``{"error": ...}`` on that line instead and carries on).
 """
 
 from __future__ import annotations
@@ -11,8 +16,12 @@ import argparse
 import json
 import sys
 
+from .ai import LEVELS, decide
 from .analysis import outcomes_after_roll
+from .game import Roll, apply
 from .notation import NotationError, compact, parse_request, pieces_to_json
+from .simulate import simulate
+from .state import Phase
 
 
 def outcomes_json(text: str) -> dict[str, list[dict[str, object]]]:
@@ -20,6 +29,20 @@ def outcomes_json(text: str) -> dict[str, list[dict[str, object]]]:
     found = {compact({"pieces": pieces_to_json(after.pieces)})
              for after, _ in outcomes_after_roll(state, dice)}
     return {"outcomes": [json.loads(item) for item in sorted(found)]}
+
+
+def choose_json(text: str, player: str) -> dict[str, object]:
+    """The end position of ``player``'s choice for the request's roll, and why."""
+    state, dice = parse_request(text)
+    after, _ = apply(state, Roll(), dice)
+    if after.phase in (Phase.MOVE, Phase.REWARD) and after.turn == state.turn:
+        decision = decide(after, player, reason=True)
+        return {"pieces": pieces_to_json(decision.state.pieces), "reason": decision.reason}
+    if state.doubles == 2 and dice[0] == dice[1]:
+        reason = "Third doubles: the leading piece goes back to START"
+    else:
+        reason = "No move is possible"
+    return {"pieces": pieces_to_json(after.pieces), "reason": reason}
 
 
 def _fail(message: str) -> int:
@@ -39,6 +62,49 @@ def cmd_outcomes(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_choose(args: argparse.Namespace) -> int:
+    if not args.lines:
+        try:
+            result = choose_json(sys.stdin.read(), args.player)
+        except NotationError as error:
+            return _fail(str(error))
+        except UnicodeDecodeError:
+            return _fail("input is not UTF-8 text")
+        print(json.dumps(result))
+        return 0
+    for line in sys.stdin:
+        try:
+            answer: dict[str, object] = choose_json(line, args.player)
+        except NotationError as error:
+            answer = {"error": str(error)}
+        print(json.dumps(answer), flush=True)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    players = [name.strip() for name in args.players.split(",")]
+    try:
+        result = simulate(players, args.games, args.seed, workers=args.workers)
+    except ValueError as error:
+        return _fail(str(error))
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['games']} games, seed {result['seed']}, "
+          f"{result['mean_rolls']:.1f} rolls per game, "
+          f"{result['games_per_second']:.1f} games/s")
+    wins: dict[str, int] = result["wins"]  # type: ignore[assignment]
+    rates: dict[str, dict[str, float]] = result["win_rate"]  # type: ignore[assignment]
+    decision: dict[str, dict[str, float]] = result["decision_ms"]  # type: ignore[assignment]
+    for name in wins:
+        rate = rates[name]
+        times = decision[name]
+        print(f"  {name:7} wins {wins[name]:6} ({rate['rate']:.1%}, 95% {rate['low']:.1%}"
+              f"..{rate['high']:.1%})  decision ms p50 {times['p50']} p99 {times['p99']} "
+              f"max {times['max']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m parcheesi",
                                      description="Classic Parcheesi tools.")
@@ -46,6 +112,21 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = commands.add_parser("outcomes", help="every position reachable by one roll "
                                    "(JSON request on standard input)")
     outcomes.set_defaults(run=cmd_outcomes)
+    choose = commands.add_parser("choose", help="a computer player's choice for one roll "
+                                 "(JSON request on standard input)")
+    choose.add_argument("--player", choices=LEVELS, default="hard")
+    choose.add_argument("--lines", action="store_true",
+                        help="answer one request per input line until end of input")
+    choose.set_defaults(run=cmd_choose)
+    sim = commands.add_parser("simulate", help="play computer-only games")
+    sim.add_argument("--players", required=True,
+                     help="2-4 comma-separated players: random, easy, medium, hard")
+    sim.add_argument("--games", type=int, default=200)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--workers", type=int, default=1,
+                     help="processes to play in (results do not depend on it)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(run=cmd_simulate)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -1,0 +1,399 @@
+"""Computer players (random, easy, medium, hard) and the hint.
+
+Every player chooses among the same thing a human can reach: the distinct end positions of
+the current roll (dice portions, then rewards) from :func:`game.roll_outcomes`. None of them
+sees future dice. All are deterministic for a given state: Easy's coin flips are seeded from
+the state itself, and ties are broken by the fixed order of ``roll_outcomes``.
+
+- **random**: a uniformly random end position (the baseline).
+- **easy**: half the time a random end position, otherwise the most progress (captures first).
+- **medium**: a hand-made evaluation of each end position: progress, pieces HOME and in
+  START, captures, crude safety (opponents close behind), blockades.
+- **hard**: the same terms with exact risk: for each exposed piece the chance, over the 36
+  dice outcomes, that some opponent can capture it on their next roll (entries, blockades
+  and safe squares respected), blockades weighed by the opponents they hold back, the race,
+  and the danger of the third doubles when the player must roll again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from .board import (
+    COLOURS,
+    HOME,
+    LAST_TRACK,
+    SAFE_SQUARES,
+    START,
+    TRACK_LENGTH,
+    TRACK_SQUARES,
+    entry_square,
+    track_square,
+)
+from .game import (
+    Action,
+    Captured,
+    Entered,
+    Moved,
+    ReachedHome,
+    Roll,
+    apply,
+    roll_outcomes,
+)
+from .state import Phase, Pieces, State
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a player does with the rest of the current roll, and why (for the hint)."""
+
+    actions: list[Action]
+    state: State
+    """The state when the roll is over (the next roll or turn, or the end of the game)."""
+    reason: str
+
+
+def decide(state: State, level: str, reason: bool = False) -> Decision:
+    """The computer's choice for the player to move (OPENING/ROLL: roll; MOVE/REWARD: move).
+
+    The reason text costs a replay of the choice, so it is only written when asked for.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown player {level!r} (use {', '.join(LEVELS)})")
+    if state.phase in (Phase.OPENING, Phase.ROLL):
+        return Decision([Roll()], state, "rolls the dice")
+    if state.phase is Phase.OVER:
+        raise ValueError("the game is over")
+    options = roll_outcomes(state)
+    if len(options) == 1:
+        index = 0
+    elif level == "random":
+        index = _rng(state).randrange(len(options))
+    elif level == "easy":
+        index = _easy(state, options)
+    else:
+        evaluate = _evaluate_hard if level == "hard" else _evaluate_medium
+        scores = [evaluate(after, state.turn) for after, _ in options]
+        index = max(range(len(options)), key=lambda k: (scores[k], -k))
+    after, actions = options[index]
+    return Decision(actions, after, explain(state, actions) if reason else "")
+
+
+def hint(state: State) -> Decision:
+    """Hard's choice for a human, with a reason a person can read."""
+    return decide(state, "hard", reason=True)
+
+
+def _rng(state: State) -> random.Random:
+    """A generator seeded from the state, so a decision replays identically."""
+    digest = hashlib.blake2b(repr((state.pieces, state.turn, state.dice, state.portions,
+                                   state.rewards, state.rolls)).encode(), digest_size=8)
+    return random.Random(int.from_bytes(digest.digest(), "big"))
+
+
+# --- easy ----------------------------------------------------------------------------------------
+
+def _easy(state: State, options: list[tuple[State, list[Action]]]) -> int:
+    rng = _rng(state)
+    if rng.random() < 0.5:
+        return rng.randrange(len(options))
+    me = state.turn
+
+    def greed(k: int) -> tuple[int, int]:
+        after = options[k][0]
+        captured = _start_count_of_others(after.pieces, me) - _start_count_of_others(
+            state.pieces, me)
+        return captured, sum(_progress_value(p) for p in after.pieces[me])
+
+    return max(range(len(options)), key=lambda k: (greed(k), -k))
+
+
+def _start_count_of_others(pieces: Pieces, me: int) -> int:
+    return sum(own.count(START) for c, own in enumerate(pieces) if c != me)
+
+
+def _progress_value(p: int) -> int:
+    return 0 if p == START else p + 1
+
+
+# --- shared evaluation terms ---------------------------------------------------------------------
+
+ENTER_VALUE = 12
+"""A piece out of START is worth more than its distance: it can move and threaten."""
+LANE_BONUS = 6
+HOME_BONUS = 14
+
+
+def piece_value(p: int) -> float:
+    if p == START:
+        return 0.0
+    if p == HOME:
+        return ENTER_VALUE + HOME + HOME_BONUS
+    if p > LAST_TRACK:
+        return ENTER_VALUE + p + LANE_BONUS
+    return ENTER_VALUE + p
+
+
+def _colour_value(own: tuple[int, ...]) -> float:
+    return sum(piece_value(p) for p in own)
+
+
+def _opponents(pieces: Pieces, me: int) -> list[int]:
+    return [c for c in range(4) if c != me and pieces[c]]
+
+
+def _occupancy(pieces: Pieces) -> dict[int, tuple[int, int]]:
+    """Track square -> (colour, count)."""
+    board: dict[int, tuple[int, int]] = {}
+    for c, own in enumerate(pieces):
+        squares = TRACK_SQUARES[c]
+        for p in own:
+            if 0 <= p <= LAST_TRACK:
+                sq = squares[p]
+                board[sq] = (c, board[sq][1] + 1) if sq in board else (c, 1)
+    return board
+
+
+_ENTRY_SQUARES = {entry_square(c): c for c in range(4)}
+
+
+def _exposed(pieces: Pieces, me: int) -> list[int]:
+    """My pieces that an opponent could capture: alone on an ordinary track square (or alone
+    on an active opponent's entry square, where only an entering piece can take them)."""
+    own = pieces[me]
+    squares = TRACK_SQUARES[me]
+    out = []
+    for i, p in enumerate(own):
+        if 0 <= p <= LAST_TRACK and own.count(p) == 1:
+            sq = squares[p]
+            owner = _ENTRY_SQUARES.get(sq, me)
+            if sq not in SAFE_SQUARES or (owner != me and pieces[owner]):
+                out.append(i)
+    return out
+
+
+# --- medium --------------------------------------------------------------------------------------
+
+MEDIUM_EXPOSED = 0.1
+
+
+def _evaluate_medium(after: State, me: int) -> float:
+    pieces = after.pieces
+    if after.winner is not None:
+        return 1e6 if after.winner == me else -1e6
+    opponents = _opponents(pieces, me)
+    mine = _colour_value(pieces[me])
+    theirs = sum(_colour_value(pieces[o]) for o in opponents) / len(opponents)
+    score = mine - 0.8 * theirs
+    # Static safety: a piece alone on an ordinary track square is open to capture, more so
+    # the further it has come (no look at where the opponents actually are).
+    for i in _exposed(pieces, me):
+        score -= MEDIUM_EXPOSED * piece_value(pieces[me][i])
+    # Blockades are good.
+    own = pieces[me]
+    score += 3 * sum(1 for i in range(4) for j in range(i + 1, 4)
+                     if own[i] == own[j] and START < own[i] < HOME)
+    return score
+
+
+# --- hard ----------------------------------------------------------------------------------------
+
+_DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def _dice_tables() -> dict[str, tuple[list[int], int, list[int]]]:
+    """Per START situation of the opponent, over the 36 dice outcomes as bitmasks:
+    (outcomes letting a piece already out move exactly d, for d = 0..14;
+    outcomes that enter a piece; outcomes that enter and then move the new piece d).
+
+    Situations: ``none`` (no piece in START: doubles give four portions), ``blocked``
+    (pieces in START but the entry is blocked), ``one`` / ``many`` (one or several pieces in
+    START and the entry open: entry is mandatory, so a 5 or a 1+4 / 2+3 goes to entering).
+    """
+    tables = {}
+    for mode in ("none", "blocked", "one", "many"):
+        moves = [0] * 15
+        enters = 0
+        enter_then = [0] * 15
+        for k, (a, b) in enumerate(_DICE):
+            bit = 1 << k
+            distances: set[int] = set()
+            after_entry: set[int] = set()
+            can_enter = False
+            if mode == "none" and a == b:
+                c = 7 - a
+                distances = {a, 2 * a, c, 2 * c, a + c, 2 * a + c, a + 2 * c, 2 * a + 2 * c}
+            elif mode in ("none", "blocked"):
+                distances = {a, b, a + b}
+            elif a + b == 5:
+                can_enter = True
+            elif a == 5 and b == 5:
+                can_enter = True
+                if mode == "one":
+                    distances, after_entry = {5}, {5}
+            elif a == 5 or b == 5:
+                can_enter = True
+                other = b if a == 5 else a
+                distances, after_entry = {other}, {other}
+            else:
+                distances = {a, b, a + b}
+            for d in distances:
+                moves[d] |= bit
+            for d in after_entry:
+                enter_then[d] |= bit
+            if can_enter:
+                enters |= bit
+        tables[mode] = (moves, enters, enter_then)
+    return tables
+
+
+_TABLES = _dice_tables()
+_SQUARE_TO_PROGRESS = tuple(tuple((sq - 17 * c - 5) % TRACK_LENGTH for sq in range(TRACK_LENGTH))
+                            for c in range(4))
+
+
+def capture_chances(pieces: Pieces, me: int,
+                    board: dict[int, tuple[int, int]] | None = None) -> dict[int, float]:
+    """For each exposed piece of ``me``: the chance that some opponent can capture it on
+    their next roll, exact over each opponent's 36 dice outcomes (opponents combined as
+    independent rolls). Mandatory and blocked entries, entry captures, blockades on the path
+    and safe squares are respected; what a piece landing mid-move would meet is not."""
+    exposed = _exposed(pieces, me)
+    if not exposed:
+        return {}
+    if board is None:
+        board = _occupancy(pieces)
+    blocked = [sq for sq, (_, n) in board.items() if n == 2]
+    targets = [(i, TRACK_SQUARES[me][pieces[me][i]]) for i in exposed]
+    survive = dict.fromkeys(exposed, 1.0)
+    for o in _opponents(pieces, me):
+        own = pieces[o]
+        to_progress = _SQUARE_TO_PROGRESS[o]
+        walls = sorted(to_progress[sq] for sq in blocked)
+        entry_open = 0 not in walls
+        starts = own.count(START)
+        mode = ("none" if not starts else "blocked" if not entry_open
+                else "one" if starts == 1 else "many")
+        moves, enters, enter_then = _TABLES[mode]
+        runners = [(p, next((w for w in walls if w > p), 99))
+                   for p in set(own) if 0 <= p <= LAST_TRACK]
+        entry_limit = next((w for w in walls if w > 0), 99)
+        for i, sq in targets:
+            x = to_progress[sq]
+            if x > LAST_TRACK:
+                continue
+            mask = 0
+            if x == 0:
+                if mode in ("one", "many"):
+                    mask |= enters
+            elif sq not in SAFE_SQUARES:
+                for p, limit in runners:
+                    if 0 < x - p <= 14 and x < limit:
+                        mask |= moves[x - p]
+                if mode in ("one", "many") and x <= 14 and x < entry_limit:
+                    mask |= enter_then[x]
+            if mask:
+                survive[i] *= 1 - mask.bit_count() / 36
+    return {i: 1 - s for i, s in survive.items()}
+
+
+HARD_WEIGHTS = {
+    "leader_blend": 0.5,
+    "risk_reward": 16.0,
+    "risk_scale": 1.0,
+    "blockade": 2.0,
+    "blockade_held": 3.0,
+    "threat": 0.6,
+}
+"""Weights of Hard's evaluation terms, tuned with the simulator (docs/benchmarks.md)."""
+
+
+def _evaluate_hard(after: State, me: int) -> float:
+    w = HARD_WEIGHTS
+    pieces = after.pieces
+    if after.winner is not None:
+        return 1e6 if after.winner == me else -1e6
+    opponents = _opponents(pieces, me)
+    own = pieces[me]
+    mine = _colour_value(own)
+    # The strongest opponent matters most: a blend of the leader and the average.
+    values = [_colour_value(pieces[o]) for o in opponents]
+    blend = w["leader_blend"]
+    theirs = blend * max(values) + (1 - blend) * sum(values) / len(values)
+    score = mine - theirs
+    # Exact risk of being captured before the next turn: the piece's value plus the 20
+    # the opponent earns.
+    board = _occupancy(pieces)
+    for i, chance in capture_chances(pieces, me, board).items():
+        score -= w["risk_scale"] * chance * (piece_value(own[i]) + w["risk_reward"])
+    # Opponent pieces left open to capture are chances for the next turn.
+    if w["threat"]:
+        for o in opponents:
+            for i, chance in capture_chances(pieces, o, board).items():
+                score += w["threat"] * chance * piece_value(pieces[o][i])
+    # Blockades: worth more the more opponent pieces they hold back (within 12 behind).
+    for i in range(4):
+        for j in range(i + 1, 4):
+            if own[i] == own[j] and 0 <= own[i] <= LAST_TRACK:
+                sq = track_square(me, own[i])
+                held = sum(n for d in range(1, 13)
+                           for c, n in [board.get((sq - d) % TRACK_LENGTH, (me, 0))]
+                           if c != me)
+                score += w["blockade"] + w["blockade_held"] * held
+    # The third doubles: if this roll was doubles the player rolls again, and a third
+    # doubles would send the leader back.
+    if after.phase is Phase.ROLL and after.turn == me and after.doubles == 2:
+        leader = max((p for p in own if START < p < HOME), default=None)
+        if leader is not None:
+            score -= piece_value(leader) / 6
+    return score
+
+
+# --- reasons -------------------------------------------------------------------------------------
+
+def explain(state: State, actions: list[Action]) -> str:
+    """A short reason for a sequence of actions, from what they do on the board."""
+    me = state.turn
+    parts: list[str] = []
+    current = state
+    entered = moved_to_lane = 0
+    for action in actions:
+        current, events = apply(current, action)
+        for event in events:
+            if isinstance(event, Captured) and event.by_colour == me:
+                parts.append(f"captures {COLOURS[event.colour].title()} and takes the 20")
+            elif isinstance(event, ReachedHome) and event.colour == me:
+                parts.append(f"brings piece {event.piece + 1} HOME and takes the 10")
+            elif isinstance(event, Entered) and event.colour == me:
+                entered += 1
+            elif (isinstance(event, Moved) and event.colour == me and event.end > LAST_TRACK
+                  and event.start <= LAST_TRACK and event.end != HOME):
+                moved_to_lane += 1
+    if entered:
+        parts.append("enters a piece" if entered == 1 else f"enters {entered} pieces")
+    own = current.pieces[me]
+    blockade_on_safe = any(
+        own[i] == own[j] and 0 <= own[i] <= LAST_TRACK
+        and track_square(me, own[i]) in SAFE_SQUARES
+        for i in range(4) for j in range(i + 1, 4)) and not any(
+        state.mover[i] == state.mover[j] == own[i]
+        for i in range(4) for j in range(i + 1, 4))
+    if blockade_on_safe:
+        parts.append("builds a blockade on a safe square")
+    if moved_to_lane:
+        parts.append("runs a piece into the home lane")
+    if not parts:
+        before = capture_chances(state.pieces, me)
+        after_risk = capture_chances(current.pieces, me)
+        if sum(after_risk.values()) < sum(before.values()) - 0.05:
+            parts.append("moves pieces out of reach")
+        elif not actions:
+            parts.append("no move is possible")
+        else:
+            parts.append("makes the most progress with the least risk")
+    text = ", ".join(parts)
+    return text[0].upper() + text[1:]

@@ -1,0 +1,133 @@
+"""Computer-only games for measuring the players (``python -m parcheesi simulate``).
+
+Seats rotate so that every player sits in every seat equally: game ``g`` assigns colours by
+rotating the player list by ``g``, and two-player games alternate between the two opposite
+pairs. Each game's dice seed is derived from the run's seed and the game number, so the same
+seed gives the same games, whether run in one process or several.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from .ai import LEVELS, decide
+from .game import Game
+from .state import Phase
+
+MAX_ROLLS = 20_000
+"""A game that has not ended after this many rolls is reported as an error."""
+
+
+@dataclass
+class GameResult:
+    winner: str
+    rolls: int
+    decision_ms: dict[str, list[float]] = field(default_factory=dict)
+
+
+def seating(players: list[str], game_index: int) -> dict[int, str]:
+    """Colour index -> player name for game ``game_index``."""
+    n = len(players)
+    rotated = [players[(k + game_index) % n] for k in range(n)]
+    if n == 2:
+        pair = (0, 2) if (game_index // 2) % 2 == 0 else (1, 3)
+        colours: tuple[int, ...] = pair
+    elif n == 3:
+        missing = (game_index // 3) % 4
+        colours = tuple(c for c in range(4) if c != missing)
+    else:
+        colours = (0, 1, 2, 3)
+    return dict(zip(colours, rotated, strict=True))
+
+
+def game_seed(seed: int, game_index: int) -> int:
+    digest = hashlib.blake2b(f"{seed}:{game_index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def play_game(players: list[str], seed: int, game_index: int) -> GameResult:
+    seats = seating(players, game_index)
+    game = Game(tuple(seats), game_seed(seed, game_index))
+    times: dict[str, list[float]] = {name: [] for name in players}
+    while game.state.phase is not Phase.OVER:
+        if game.state.rolls > MAX_ROLLS:
+            raise RuntimeError(f"game {game_index} did not end after {MAX_ROLLS} rolls")
+        name = seats[game.state.turn]
+        if game.state.phase in (Phase.MOVE, Phase.REWARD):
+            started = time.perf_counter()
+            decision = decide(game.state, name)
+            times[name].append((time.perf_counter() - started) * 1000)
+            actions = decision.actions
+        else:
+            actions = decide(game.state, name).actions
+        for action in actions:
+            game.play(action)
+    assert game.state.winner is not None
+    return GameResult(seats[game.state.winner], game.state.rolls, times)
+
+
+def _play_chunk(args: tuple[list[str], int, list[int]]) -> list[GameResult]:
+    players, seed, indices = args
+    return [play_game(players, seed, g) for g in indices]
+
+
+def simulate(players: list[str], games: int, seed: int, workers: int = 1) -> dict[str, object]:
+    """Play ``games`` games and summarise wins, length, speed and decision times."""
+    for name in players:
+        if name not in LEVELS:
+            raise ValueError(f"unknown player {name!r} (use {', '.join(LEVELS)})")
+    if not 2 <= len(players) <= 4:
+        raise ValueError("a game needs 2 to 4 players")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    started = time.perf_counter()
+    if workers > 1:
+        chunks = [(players, seed, list(range(w, games, workers))) for w in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            results = [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
+    else:
+        results = _play_chunk((players, seed, list(range(games))))
+    elapsed = time.perf_counter() - started
+    names = list(dict.fromkeys(players))
+    wins = {name: sum(1 for r in results if r.winner == name) for name in names}
+    decision: dict[str, dict[str, float]] = {}
+    for name in names:
+        samples = sorted(t for r in results for t in r.decision_ms.get(name, []))
+        decision[name] = _percentiles(samples)
+    return {
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "wins": wins,
+        "win_rate": {name: _wilson(wins[name], games) for name in names},
+        "mean_rolls": statistics.fmean(r.rolls for r in results),
+        "games_per_second": games / elapsed if elapsed > 0 else float("inf"),
+        "decision_ms": decision,
+    }
+
+
+def _wilson(wins: int, games: int) -> dict[str, float]:
+    """The win rate with its 95% Wilson score interval."""
+    z = 1.96
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (
+        1 + z * z / games)
+    return {"rate": round(rate, 4), "low": round(max(0.0, centre - half), 4),
+            "high": round(min(1.0, centre + half), 4)}
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    if not samples:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0, "count": 0}
+
+    def at(q: float) -> float:
+        return samples[min(len(samples) - 1, int(q * len(samples)))]
+
+    return {"p50": round(at(0.5), 3), "p99": round(at(0.99), 3),
+            "max": round(samples[-1], 3), "count": len(samples)}
