@@ -15,7 +15,7 @@ from itertools import permutations
 
 from .board import HOME, START, track_square
 from .dice import Dice, DiceSource, seeded
-from .rules import Node, RollPlan, View, penalty_piece, reward_options
+from .rules import Node, RollPlan, View, own_blockades, penalty_piece, reward_options
 from .state import IllegalAction, Phase, Pieces, State, blockade_pairs, new_state
 
 
@@ -439,48 +439,76 @@ def roll_outcomes(state: State) -> list[tuple[State, list[Action]]]:
     ``state`` must be in MOVE or REWARD. Each result is the state after the roll (dice
     portions, then rewards) with the actions that reach it; results are distinct by pieces
     and listed in a fixed order, so callers that pick among them are deterministic.
+    Rewards are searched like the dice, in the mover's coordinates with a captured mask, so
+    orders of rewards that reach the same position are explored once.
     """
     results: dict[Pieces, tuple[State, list[Action]]] = {}
     if state.phase is Phase.MOVE:
         plan, node = roll_plan(state)
         if node != plan.root:
-            fresh = state.with_()
-            plan, node = roll_plan(fresh)
-            state = fresh
+            state = state.with_()
+            plan, node = roll_plan(state)
+        homes = state.mover.count(HOME)
         for final in sorted(plan.finals()):
+            mover, captured, _ = final
+            earned = ((20,) * captured.bit_count()
+                      + (10,) * (mover.count(HOME) - homes))
             actions: list[Action] = [Move(piece, spent) for piece, spent in plan.path(final)]
-            _expand_rewards(_after_node(state, plan, final), actions, results)
-    else:
-        _expand_rewards(state, [], results)
+            _search_rewards(state, plan.view, mover, captured, state.rewards + earned, actions,
+                            results)
+    elif state.phase is Phase.REWARD:
+        view = View(state.pieces, state.turn, state.pairs)
+        _search_rewards(state, view, state.mover, 0, state.rewards, [], results)
     return list(results.values())
 
 
-def _after_node(state: State, plan: RollPlan, node: Node) -> State:
-    """The state once the dice of a complete sequence ending at ``node`` are used.
+def _search_rewards(state: State, view: View, mover: tuple[int, ...], captured: int,
+                    pending: tuple[int, ...], actions: list[Action],
+                    results: dict[Pieces, tuple[State, list[Action]]]) -> None:
+    """Every way to take the pending rewards (RULES.md 3.5); record each end position."""
+    stack = [(mover, captured, tuple(sorted(pending, reverse=True)), actions)]
+    seen: set[tuple[tuple[int, ...], int, tuple[int, ...]]] = set()
+    while stack:
+        mover, captured, pending, actions = stack.pop()
+        key = (mover, captured, pending)
+        if key in seen:
+            continue
+        seen.add(key)
+        children = []
+        if pending and mover.count(HOME) < 4:
+            blocks = own_blockades(mover)
+            for amount in sorted(set(pending), reverse=True):
+                k = pending.index(amount)
+                rest = pending[:k] + pending[k + 1:]
+                for piece in range(4):
+                    result = view.move(mover, captured, piece, amount, blocks)
+                    if result is None:
+                        continue
+                    moved, caught, cap_x = result
+                    earned = ((20,) if cap_x >= 0 else ()) + (
+                        (10,) if moved[piece] == HOME else ())
+                    children.append((moved, caught, tuple(sorted(rest + earned, reverse=True)),
+                                     [*actions, Reward(piece, amount)]))
+        if children:
+            stack.extend(reversed(children))
+            continue
+        end = _end_state(state, view, mover, captured)
+        results.setdefault(end.pieces, (end, actions))
 
-    Equivalent to applying the sequence's moves one by one, without building the events.
-    """
-    mover, captured, _ = node
+
+def _end_state(state: State, view: View, mover: tuple[int, ...], captured: int) -> State:
+    """The state when the roll is over: pieces placed, rewards used or forfeited."""
     colour = state.turn
     pieces = state.pieces
-    victims = plan.captured_pieces(captured)
-    for victim_colour, victim in victims:
-        pieces = _replace_piece(pieces, victim_colour, victim, START)
+    owner = view.opp_owner
+    for x in range(captured.bit_length()):
+        if captured >> x & 1:
+            victim = owner[x]
+            assert victim is not None
+            pieces = _replace_piece(pieces, victim[0], victim[1], START)
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
-    arrivals = mover.count(HOME) - state.mover.count(HOME)
-    rewards = state.rewards + (20,) * len(victims) + (10,) * arrivals
     events: list[Event] = []
     if mover.count(HOME) == 4:
         return _win(state.with_(pieces=pieces), events)
-    return _settle_rewards(state.with_(pieces=pieces, portions=(), four=False,
-                                       rewards=tuple(sorted(rewards, reverse=True))), events)
-
-
-def _expand_rewards(state: State, actions: list[Action],
-                    results: dict[Pieces, tuple[State, list[Action]]]) -> None:
-    if state.phase is not Phase.REWARD:
-        results.setdefault(state.pieces, (state, actions))
-        return
-    for reward in legal_rewards(state):
-        after, _ = apply(state, reward)
-        _expand_rewards(after, [*actions, reward], results)
+    return _settle_rewards(state.with_(pieces=pieces, portions=(), four=False, rewards=()),
+                           events)

@@ -1,0 +1,115 @@
+"""Engine speed: rolls per second, enumeration time per roll, and a worst-case position.
+
+    python benchmarks/engine.py [--games 200]
+
+Random 4-player games where every roll is fully enumerated (every complete legal sequence,
+``RollPlan.finals``) and a random end position is played through the normal action path.
+The enumeration time per roll is a fresh search of that roll (``RollPlan`` + ``finals``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from parcheesi.analysis import outcomes_after_roll
+from parcheesi.game import Game, Move, Roll, apply, legal_actions, roll_plan
+from parcheesi.notation import request_from_json
+from parcheesi.rules import RollPlan
+from parcheesi.state import Phase
+
+
+def random_games(games: int) -> tuple[int, float, list[float]]:
+    """Play random games; return rolls, total seconds and per-roll enumeration times."""
+    rolls = 0
+    enumeration: list[float] = []
+    started = time.perf_counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        game = Game((0, 1, 2, 3), seed)
+        while game.state.phase is not Phase.OVER:
+            state = game.state
+            if state.phase is Phase.MOVE:
+                # The search the Roll action already ran, timed again from scratch.
+                t0 = time.perf_counter()
+                RollPlan(state).finals()
+                enumeration.append(time.perf_counter() - t0)
+                plan, _ = roll_plan(state)
+                finals = plan.finals()
+                for piece, spent in plan.path(rng.choice(sorted(finals))):
+                    game.play(Move(piece, spent))
+            else:
+                game.play(rng.choice(legal_actions(state)))
+        rolls += game.state.rolls
+    # The repeated searches above are measurement only: leave them out of the rate.
+    return rolls, time.perf_counter() - started - sum(enumeration), enumeration
+
+
+WORST = {
+    # Four-portion doubles for Ruby with all four pieces free on the track and lone opponents
+    # within reach, so portions and 20-square bonuses capture in chains: the heaviest of 400
+    # random such positions (881 distinct outcomes with 2-2).
+    "turn": "ruby",
+    "pieces": {"ruby": [13, 17, 20, 33],
+               "emerald": [5, 20, 37, 38],
+               "sapphire": ["start", 19, 33, 49],
+               "amber": ["start", "start", "start", "start"]},
+    "doubles": 0,
+}
+
+
+def worst_case() -> tuple[float, list[int], int]:
+    """The slowest full roll (dice search plus every reward choice) over all doubles."""
+    slowest = (0.0, [1, 1], 0)
+    for a in range(1, 7):
+        request = dict(WORST, dice=[a, a])
+        state, dice = request_from_json(request)
+        best = float("inf")
+        count = 0
+        for _ in range(5):
+            t0 = time.perf_counter()
+            count = len(outcomes_after_roll(state, dice))
+            best = min(best, time.perf_counter() - t0)
+        if best > slowest[0]:
+            slowest = (best, [a, a], count)
+    return slowest
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    rolls, seconds, enumeration = random_games(args.games)
+    enumeration.sort()
+    worst, dice, outcomes = worst_case()
+    # Check the worst position really is heavy: count its enumerated dice end nodes.
+    state, _ = request_from_json(dict(WORST, dice=dice))
+    rolled, _ = apply(state, Roll(), (dice[0], dice[1]))
+    finals = len(RollPlan(rolled).finals())
+    result = {
+        "machine": f"{platform.machine()}, {platform.python_implementation()} "
+                   f"{platform.python_version()}",
+        "games": args.games,
+        "rolls": rolls,
+        "rolls_per_second": round(rolls / seconds),
+        "enumeration_ms": {
+            "p50": round(statistics.median(enumeration) * 1000, 3),
+            "p99": round(enumeration[int(0.99 * len(enumeration))] * 1000, 3),
+            "max": round(enumeration[-1] * 1000, 3),
+        },
+        "worst_position": {"dice": dice, "dice_end_positions": finals,
+                           "outcomes_with_rewards": outcomes, "ms": round(worst * 1000, 2)},
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

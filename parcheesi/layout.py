@@ -1,0 +1,265 @@
+"""Drawing geometry of the board: where every square, slot and piece sits in a 1000-unit SVG.
+
+The board is a 19 x 19 grid of cells: four arms of 3 x 8 cells around a 3 x 3 centre, with
+Ruby's arm at the bottom (RULES.md 2). Everything is computed once here, in pure Python,
+so the browser component only draws the rectangles and points it is sent, and the tests can
+check the geometry against the rules without a browser. Screen rotation for other seats is
+the component's business; this module always has Ruby at the bottom.
+
+Internally every shape is first placed in Ruby's (south) frame, in cell units relative to the
+board's centre (x to the right, y downwards), and then turned a quarter turn per colour:
+the arms follow one another counterclockwise as seen from above (south, east, north, west),
+which on screen (y down) is the map ``(u, v) -> (v, -u)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .board import (
+    COLOURS,
+    FIRST_LANE,
+    HOME,
+    LANE_LENGTH,
+    START,
+    TRACK_LENGTH,
+    entry_square,
+    is_lane,
+    is_track,
+    track_square,
+    turn_off,
+)
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]
+"""x, y (top-left corner), width, height in board units."""
+
+SIZE = 1000.0
+"""Width and height of the board in SVG user units."""
+GRID = 19
+CELL = SIZE / GRID
+ARM_SPAN = 17
+"""Track squares per arm: 8 out, the turn-off square, 8 back in."""
+
+PIECE_RADIUS = 0.42 * CELL
+"""A lone piece nearly fills its cell, so it is easy to tap on a phone."""
+PAIR_RADIUS = 0.30 * CELL
+PAIR_OFFSET = 0.24 * CELL
+"""Two pieces on one cell sit on its diagonal: the longest line a cell has, so both stay
+large while they overlap neither each other (2 * 0.24 * sqrt 2 > 2 * 0.30) nor much of the
+cell's border."""
+START_RADIUS = 0.50 * CELL
+"""Pieces in START have room to be a little larger; entering is the most common tap."""
+HOME_RADIUS = 0.28 * CELL
+HIT_SCALE = 1.3
+"""The invisible tap area of a movable piece, relative to its radius: larger than the piece
+but, for the radii above, not reaching a neighbouring piece."""
+
+START_CENTRE_LOCAL: Point = (5.5, 5.5)
+"""Centre of Ruby's START circle in the middle of the 8 x 8 corner to the right of its arm
+as seen from the south edge, which is the side of its entry square (cell units)."""
+START_CIRCLE_RADIUS = 2.4
+START_SLOT_OFFSET = 0.85
+
+_HOME_SLOTS_LOCAL: tuple[Point, ...] = ((-0.72, 1.12), (0.0, 1.12), (0.72, 1.12), (0.0, 0.5))
+"""Ruby's HOME slots inside its triangle (base y = 1.5, apex at the centre): three along the
+base, one above them, all clear of the triangle's slanted sides."""
+
+
+class SafeSquare(NamedTuple):
+    square: int
+    kind: str
+    """``"entry"`` (drawn filled in the owner's colour) or ``"star"`` (marked with a star)."""
+    colour: int | None
+    """The owner of an entry square; ``None`` for a star square."""
+
+
+def _turn(point: Point, quarter_turns: int) -> Point:
+    """Turn a centre-relative point by whole arms in the direction of travel."""
+    u, v = point
+    for _ in range(quarter_turns % 4):
+        u, v = v, -u
+    return u, v
+
+
+def _to_board(point: Point) -> Point:
+    """Centre-relative cell units -> board units."""
+    u, v = point
+    return ((GRID / 2 + u) * CELL, (GRID / 2 + v) * CELL)
+
+
+def _cell_rect(colour: int, column: int, row: int) -> Rect:
+    """The cell of an arm: ``column`` -1/0/+1 is left/middle/right seen from the colour's
+    side, ``row`` 1..8 counts outwards from the centre."""
+    x, y = _to_board(_turn((column, 1.0 + row), colour))
+    return (x - CELL / 2, y - CELL / 2, CELL, CELL)
+
+
+def _arm_position(square: int) -> tuple[int, int, int]:
+    """(arm colour, column, row) of a track square (RULES.md 2, arm geometry).
+
+    Arm ``k`` holds squares 17k-8 .. 17k+8: out along the left column (rows 1..8), the
+    turn-off square 17k in the middle of the outer end, back in along the right column.
+    """
+    shifted = (square + 8) % TRACK_LENGTH
+    arm = shifted // ARM_SPAN
+    offset = shifted - ARM_SPAN * arm - 8  # -8..8, 0 is the turn-off square
+    if offset < 0:
+        return arm, -1, offset + 9
+    if offset == 0:
+        return arm, 0, 8
+    return arm, 1, 9 - offset
+
+
+def track_rect(square: int) -> Rect:
+    """The cell of track square 0..67."""
+    arm, column, row = _arm_position(square)
+    return _cell_rect(arm, column, row)
+
+
+def lane_rect(colour: int, progress: int) -> Rect:
+    """The cell of a home-lane progress 64..70: the middle column, from the outer end in."""
+    if not is_lane(progress):
+        raise ValueError(f'not a home-lane progress: {progress}')
+    return _cell_rect(colour, 0, LANE_LENGTH - (progress - FIRST_LANE))
+
+
+def rect_centre(rect: Rect) -> Point:
+    x, y, w, h = rect
+    return (x + w / 2, y + h / 2)
+
+
+def start_circle(colour: int) -> tuple[float, float, float]:
+    """(cx, cy, r) of the colour's START circle."""
+    cx, cy = _to_board(_turn(START_CENTRE_LOCAL, colour))
+    return (cx, cy, START_CIRCLE_RADIUS * CELL)
+
+
+def start_slots(colour: int) -> tuple[Point, ...]:
+    """Where pieces 1..4 wait in START: a 2 x 2 square around the circle's centre."""
+    u0, v0 = START_CENTRE_LOCAL
+    d = START_SLOT_OFFSET
+    local = ((u0 - d, v0 - d), (u0 + d, v0 - d), (u0 - d, v0 + d), (u0 + d, v0 + d))
+    return tuple(_to_board(_turn(p, colour)) for p in local)
+
+
+def home_triangle(colour: int) -> tuple[Point, Point, Point]:
+    """The colour's triangle of the centre square: its base borders the colour's lane."""
+    corners = ((-1.5, 1.5), (1.5, 1.5), (0.0, 0.0))
+    a, b, c = (_to_board(_turn(p, colour)) for p in corners)
+    return a, b, c
+
+
+def home_slots(colour: int) -> tuple[Point, ...]:
+    """Where pieces 1..4 rest once HOME."""
+    return tuple(_to_board(_turn(p, colour)) for p in _HOME_SLOTS_LOCAL)
+
+
+def centre_rect() -> Rect:
+    x, y = _to_board((-1.5, -1.5))
+    return (x, y, 3 * CELL, 3 * CELL)
+
+
+def square_point(colour: int, progress: int, piece_index: int = 0) -> Point:
+    """The centre of where a piece of ``colour`` at ``progress`` stands when alone there.
+
+    START and HOME have one slot per piece, hence ``piece_index``.
+    """
+    if progress == START:
+        return start_slots(colour)[piece_index]
+    if progress == HOME:
+        return home_slots(colour)[piece_index]
+    if is_track(progress):
+        return rect_centre(track_rect(track_square(colour, progress)))
+    return rect_centre(lane_rect(colour, progress))
+
+
+def _place(colour: int, progress: int) -> tuple[str, int, int] | None:
+    """A key equal for exactly the pieces that share one drawn cell (None off the board)."""
+    if is_track(progress):
+        return ('track', track_square(colour, progress), 0)
+    if is_lane(progress):
+        return ('lane', colour, progress)
+    return None
+
+
+def _companions(
+    colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+) -> list[tuple[int, int]]:
+    """All pieces (colour, index), sorted, on the same cell as the given piece, itself included."""
+    place = _place(colour, pieces[colour][piece_index])
+    if place is None:
+        return [(colour, piece_index)]
+    return sorted(
+        (c, i)
+        for c, progresses in enumerate(pieces)
+        for i, p in enumerate(progresses)
+        if _place(c, p) == place
+    )
+
+
+def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> Point:
+    """Where to draw one piece, given every piece's progress (the engine's ``pieces``).
+
+    A piece alone on a cell sits in its centre; two on one cell (a blockade, on the track or
+    in a lane) sit on the cell's diagonal, the lower (colour, index) towards the top-left.
+    """
+    x, y = square_point(colour, pieces[colour][piece_index], piece_index)
+    together = _companions(colour, piece_index, pieces)
+    if len(together) < 2:
+        return (x, y)
+    shift = -PAIR_OFFSET if together.index((colour, piece_index)) == 0 else PAIR_OFFSET
+    return (x + shift, y + shift)
+
+
+def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
+    """How large to draw one piece: smaller when it shares its cell, in START or in HOME."""
+    progress = pieces[colour][piece_index]
+    if progress == START:
+        return START_RADIUS
+    if progress == HOME:
+        return HOME_RADIUS
+    return PAIR_RADIUS if len(_companions(colour, piece_index, pieces)) > 1 else PIECE_RADIUS
+
+
+def path_points(
+    colour: int, start_progress: int, end_progress: int, piece_index: int = 0
+) -> list[Point]:
+    """Centres of every place a moving piece passes, square by square, for animation.
+
+    The first point is where the piece starts, the last where it lands. Entering goes from
+    its START slot to the entry square; a piece sent back to START (``end_progress`` -1)
+    goes straight from its square to its START slot, since captured pieces do not walk.
+    """
+    first = square_point(colour, start_progress, piece_index)
+    if end_progress == START:
+        return [first, square_point(colour, START, piece_index)]
+    if not START <= start_progress < end_progress <= HOME:
+        raise ValueError(f'not a forward move: {start_progress} -> {end_progress}')
+    return [first] + [
+        square_point(colour, p, piece_index) for p in range(start_progress + 1, end_progress + 1)
+    ]
+
+
+def safe_squares() -> tuple[SafeSquare, ...]:
+    """The 12 safe squares: each colour's entry square (coloured) and two star squares,
+    its turn-off square t and t + 12 (RULES.md 2)."""
+    marks: list[SafeSquare] = []
+    for colour in range(len(COLOURS)):
+        t = turn_off(colour)
+        marks.append(SafeSquare(t, 'star', None))
+        marks.append(SafeSquare(entry_square(colour), 'entry', colour))
+        marks.append(SafeSquare((t + 12) % TRACK_LENGTH, 'star', None))
+    return tuple(sorted(marks, key=lambda mark: mark.square))
+
+
+def star_points(radius: float, inner_ratio: float = 0.45) -> tuple[Point, ...]:
+    """A five-pointed star around the origin, point up (the safe-square mark)."""
+    points = []
+    for k in range(10):
+        r = radius if k % 2 == 0 else radius * inner_ratio
+        angle = math.pi * k / 5
+        points.append((r * math.sin(angle), -r * math.cos(angle)))
+    return tuple(points)

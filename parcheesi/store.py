@@ -1,0 +1,141 @@
+"""SQLModel tables and the queries on them.
+
+A game is stored as its record: seats, dice seed and the list of accepted actions (one row
+each), plus a snapshot of the current state and its version so loading needs no replay.
+Appending an action and moving the snapshot happen in one transaction, guarded by the
+version, so two writers can never both extend the same version: persist, then announce.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, event, update
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlmodel import Field, SQLModel, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+
+    id: str = Field(primary_key=True, max_length=32)
+    owner: str = Field(index=True, max_length=64)
+    """The browser that created a local game."""
+    mode: str = Field(max_length=16)
+    """``same_device`` or ``solo``."""
+    seats: str
+    """JSON list of seats: colour, kind (human/computer), level, name."""
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    state: str
+    """JSON snapshot of the current engine state (``notation.state_to_json``)."""
+    version: int = 0
+    """Number of accepted actions."""
+    finished: bool = False
+    abandoned: bool = False
+    created_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=_now)
+
+
+class ActionRow(SQLModel, table=True):
+    __tablename__ = "actions"
+
+    game_id: str = Field(primary_key=True, foreign_key="games.id", max_length=32)
+    index: int = Field(primary_key=True)
+    action: str
+    """JSON of the action (``notation.action_to_json``)."""
+    created_at: datetime = Field(default_factory=_now)
+
+
+class VersionConflict(RuntimeError):
+    """The game moved on since the action was made; nothing was written."""
+
+
+def default_url(data_dir: Path) -> str:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{data_dir / 'parcheesi.sqlite3'}"
+
+
+class Store:
+    """Async access to the database (SQLite with WAL by default, PostgreSQL by URL)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        if url.startswith("sqlite"):
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _sqlite_pragmas(connection: Any, _: Any) -> None:
+                cursor = connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+    async def init(self) -> None:
+        async with self.engine.begin() as connection:
+            await connection.run_sync(SQLModel.metadata.create_all)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def session(self) -> AsyncSession:
+        return AsyncSession(self.engine, expire_on_commit=False)
+
+    async def create_game(self, row: GameRow) -> None:
+        async with self.session() as session:
+            session.add(row)
+            await session.commit()
+
+    async def append_action(self, game_id: str, version: int, action: dict[str, Any],
+                            state: dict[str, Any], finished: bool) -> None:
+        """Store action number ``version`` and the state it leads to, atomically."""
+        async with self.session() as session:
+            result = await session.exec(  # type: ignore[call-overload]
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == version)  # type: ignore[arg-type]
+                .values(state=json.dumps(state), version=version + 1, finished=finished,
+                        updated_at=_now()))
+            if result.rowcount != 1:
+                await session.rollback()
+                raise VersionConflict(f"game {game_id} is no longer at version {version}")
+            session.add(ActionRow(game_id=game_id, index=version, action=json.dumps(action)))
+            await session.commit()
+
+    async def game(self, game_id: str) -> GameRow | None:
+        async with self.session() as session:
+            return await session.get(GameRow, game_id)
+
+    async def actions(self, game_id: str) -> list[dict[str, Any]]:
+        async with self.session() as session:
+            rows = await session.exec(select(ActionRow).where(ActionRow.game_id == game_id)
+                                      .order_by(ActionRow.index))  # type: ignore[arg-type]
+            return [json.loads(row.action) for row in rows]
+
+    async def current_local_game(self, owner: str, finished_too: bool = False
+                                 ) -> GameRow | None:
+        """The newest local game of this browser that was not abandoned (nor finished,
+        unless ``finished_too``)."""
+        query = select(GameRow).where(GameRow.owner == owner,
+                                      GameRow.abandoned == False)  # noqa: E712
+        if not finished_too:
+            query = query.where(GameRow.finished == False)  # noqa: E712
+        async with self.session() as session:
+            rows = await session.exec(
+                query.order_by(GameRow.created_at.desc()))  # type: ignore[attr-defined]
+            return rows.first()
+
+    async def abandon(self, game_id: str) -> None:
+        async with self.session() as session:
+            row = await session.get(GameRow, game_id)
+            if row is not None:
+                row.abandoned = True
+                row.updated_at = _now()
+                session.add(row)
+                await session.commit()

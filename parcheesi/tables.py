@@ -1,0 +1,214 @@
+"""Live games: one object per game in memory with its seats, version, lock and listeners.
+
+Every action goes through :meth:`LiveGame.act`: check the seat and the version, ask the
+engine, persist the action and the new state in one transaction, and only then update the
+in-memory state and tell the listeners. A listener that fails never blocks the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+from .board import COLOUR_INDEX, COLOURS
+from .dice import new_seed, seeded
+from .game import Action, Captured, Event, Game, apply
+from .notation import action_from_json, action_to_json, state_from_json, state_to_json
+from .state import IllegalAction, Phase, State, new_state, validate_colours
+from .store import GameRow, Store, VersionConflict
+
+log = logging.getLogger(__name__)
+
+HUMAN = "human"
+COMPUTER = "computer"
+LEVELS = ("easy", "medium", "hard")
+MODES = ("same_device", "solo")
+
+
+@dataclass(frozen=True)
+class Seat:
+    colour: int
+    kind: str
+    level: str = "medium"
+    name: str = ""
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        colour = COLOURS[self.colour].title()
+        return colour if self.is_human else f"{colour} ({self.level} computer)"
+
+
+class SetupError(ValueError):
+    """Seats that do not make a valid game; the message says why."""
+
+
+def check_seats(mode: str, seats: list[Seat]) -> list[Seat]:
+    """Validate a seat list for ``mode`` and return it in turn order."""
+    if mode not in MODES:
+        raise SetupError(f"unknown mode {mode!r}")
+    try:
+        validate_colours(tuple(s.colour for s in seats))
+    except ValueError as error:
+        raise SetupError(str(error)) from None
+    for seat in seats:
+        if seat.kind not in (HUMAN, COMPUTER):
+            raise SetupError(f"a seat is a human or a computer, not {seat.kind!r}")
+        if seat.kind == COMPUTER and seat.level not in LEVELS:
+            raise SetupError(f"computers are easy, medium or hard, not {seat.level!r}")
+        if len(seat.name) > 24:
+            raise SetupError("names are at most 24 characters")
+    humans = sum(1 for s in seats if s.is_human)
+    if mode == "solo" and humans != 1:
+        raise SetupError("a solo game has exactly one human and 1-3 computers")
+    if mode == "same_device" and humans < 1:
+        raise SetupError("a same-device game needs at least one human seat")
+    return sorted(seats, key=lambda s: s.colour)
+
+
+@dataclass
+class Stats:
+    """Per colour: captures made and pieces lost, for the winner screen."""
+
+    captures: dict[int, int] = field(default_factory=dict)
+    lost: dict[int, int] = field(default_factory=dict)
+
+    def record(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Captured):
+                self.captures[event.by_colour] = self.captures.get(event.by_colour, 0) + 1
+                self.lost[event.colour] = self.lost.get(event.colour, 0) + 1
+
+
+Listener = Callable[["LiveGame", list[Event]], None]
+
+
+class LiveGame:
+    """A game being played: the single place where its state changes."""
+
+    def __init__(self, row: GameRow, state: State, store: Store, stats: Stats) -> None:
+        self.id = row.id
+        self.owner = row.owner
+        self.mode = row.mode
+        self.seed = row.seed
+        self.seats = {s.colour: s for s in (Seat(**raw) for raw in json.loads(row.seats))}
+        self.state = state
+        self.version = row.version
+        self.store = store
+        self.stats = stats
+        self.dice = seeded(row.seed)
+        self.lock = asyncio.Lock()
+        self.listeners: list[Listener] = []
+        self.changed = asyncio.Event()
+        """Set on every accepted action and on every (un)subscription: wakes the runner."""
+        self.abandoned = False
+        self.runner: asyncio.Task[None] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    def seat_to_act(self) -> Seat:
+        return self.seats[self.state.turn]
+
+    def subscribe(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+        self.changed.set()
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self.listeners:
+            self.listeners.remove(listener)
+        self.changed.set()
+
+    async def act(self, action: Action, *, version: int, computer: bool = False) -> list[Event]:
+        """Apply ``action`` made against ``version``; raise IllegalAction (nothing changed)
+        when it is stale, for a computer's seat, after the game ended or against the rules."""
+        async with self.lock:
+            if version != self.version:
+                raise IllegalAction("the game has moved on; that action was for an older "
+                                    "position")
+            if self.over:
+                raise IllegalAction("the game is over")
+            if self.seat_to_act().is_human == computer:
+                who = "a computer" if computer else "a person"
+                raise IllegalAction(f"{COLOURS[self.state.turn].title()} is not played by {who}")
+            new, events = apply(self.state, action, self.dice)
+            try:
+                await self.store.append_action(self.id, self.version, action_to_json(action),
+                                               state_to_json(new), new.phase is Phase.OVER)
+            except VersionConflict as error:
+                raise IllegalAction(str(error)) from None
+            self.state = new
+            self.version += 1
+            self.stats.record(events)
+            self.changed.set()
+        for listener in list(self.listeners):
+            try:
+                listener(self, events)
+            except Exception:  # a broken client must not stop the game for the others
+                log.exception("listener failed for game %s", self.id)
+        return events
+
+
+class Hub:
+    """All live games of this server process, loaded from the store on demand."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.games: dict[str, LiveGame] = {}
+
+    async def create_local(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
+        ordered = check_seats(mode, seats)
+        previous = await self.store.current_local_game(owner, finished_too=True)
+        if previous is not None:
+            await self.abandon(previous.id)
+        state = new_state(tuple(s.colour for s in ordered))
+        row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode,
+                      seats=json.dumps([asdict(s) for s in ordered]), seed=new_seed(),
+                      state=json.dumps(state_to_json(state)))
+        await self.store.create_game(row)
+        game = LiveGame(row, state, self.store, Stats())
+        self.games[row.id] = game
+        return game
+
+    async def local_game(self, owner: str, finished_too: bool = False) -> LiveGame | None:
+        """This browser's current local game (unfinished, unless ``finished_too``)."""
+        row = await self.store.current_local_game(owner, finished_too)
+        if row is None:
+            return None
+        return await self.get(row.id)
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        if game_id in self.games:
+            return self.games[game_id]
+        row = await self.store.game(game_id)
+        if row is None:
+            return None
+        actions = [action_from_json(raw) for raw in await self.store.actions(game_id)]
+        # Rebuild from the record (the stored snapshot must agree) to recover the stats.
+        replay = Game([COLOUR_INDEX[name] for name in
+                       json.loads(row.state)["colours"]], row.seed)
+        stats = Stats()
+        for action in actions:
+            stats.record(replay.play(action))
+        if replay.state != state_from_json(json.loads(row.state)):
+            log.error("game %s: stored snapshot differs from its record; using the record",
+                      game_id)
+        game = LiveGame(row, replay.state, self.store, stats)
+        self.games[game_id] = game
+        return game
+
+    async def abandon(self, game_id: str) -> None:
+        await self.store.abandon(game_id)
+        game = self.games.pop(game_id, None)
+        if game is not None:
+            game.abandoned = True
+            game.changed.set()
