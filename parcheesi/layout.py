@@ -45,17 +45,18 @@ ARM_SPAN = 17
 
 PIECE_RADIUS = 0.42 * CELL
 """A lone piece nearly fills its cell, so it is easy to tap on a phone."""
-PAIR_RADIUS = 0.30 * CELL
-PAIR_OFFSET = 0.24 * CELL
-"""Two pieces on one cell sit on its diagonal: the longest line a cell has, so both stay
-large while they overlap neither each other (2 * 0.24 * sqrt 2 > 2 * 0.30) nor much of the
-cell's border."""
+PAIR_RADIUS = 0.34 * CELL
+PAIR_OFFSET = 0.25 * CELL
+"""Two pieces on one cell sit on its diagonal, the longest line a cell has, so both stay
+large without overlapping (2 * 0.25 * sqrt 2 > 2 * 0.34); they reach a little past the
+cell's border, which the white rim of a piece keeps readable."""
 START_RADIUS = 0.50 * CELL
-"""Pieces in START have room to be a little larger; entering is the most common tap."""
+"""Pieces in START have room to be larger, which helps the frequent tap that enters one."""
 HOME_RADIUS = 0.28 * CELL
-HIT_SCALE = 1.3
-"""The invisible tap area of a movable piece, relative to its radius: larger than the piece
-but, for the radii above, not reaching a neighbouring piece."""
+LONE_HIT = 0.45 * CELL
+"""Tap radius of a lone piece: past its rim, yet short of a pair's piece reaching over from
+the next cell (0.45 + 0.34 <= the distance (0.75, 0.25) between their centres)."""
+START_HIT = 0.65 * CELL
 
 START_CENTRE_LOCAL: Point = (5.5, 5.5)
 """Centre of Ruby's START circle in the middle of the 8 x 8 corner to the right of its arm
@@ -122,7 +123,7 @@ def track_rect(square: int) -> Rect:
 def lane_rect(colour: int, progress: int) -> Rect:
     """The cell of a home-lane progress 64..70: the middle column, from the outer end in."""
     if not is_lane(progress):
-        raise ValueError(f'not a home-lane progress: {progress}')
+        raise ValueError(f"not a home-lane progress: {progress}")
     return _cell_rect(colour, 0, LANE_LENGTH - (progress - FIRST_LANE))
 
 
@@ -179,9 +180,9 @@ def square_point(colour: int, progress: int, piece_index: int = 0) -> Point:
 def _place(colour: int, progress: int) -> tuple[str, int, int] | None:
     """A key equal for exactly the pieces that share one drawn cell (None off the board)."""
     if is_track(progress):
-        return ('track', track_square(colour, progress), 0)
+        return ("track", track_square(colour, progress), 0)
     if is_lane(progress):
-        return ('lane', colour, progress)
+        return ("lane", colour, progress)
     return None
 
 
@@ -224,6 +225,19 @@ def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]])
     return PAIR_RADIUS if len(_companions(colour, piece_index, pieces)) > 1 else PIECE_RADIUS
 
 
+def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
+    """How far from a piece's centre a tap still reaches it: beyond the drawn piece where
+    there is room (phones), but never over another piece, so a tap on a piece is its own."""
+    progress = pieces[colour][piece_index]
+    if progress == START:
+        return START_HIT
+    if progress == HOME:
+        return HOME_RADIUS
+    if len(_companions(colour, piece_index, pieces)) > 1:
+        return PAIR_OFFSET * math.sqrt(2)  # half the distance to the other piece
+    return LONE_HIT
+
+
 def path_points(
     colour: int, start_progress: int, end_progress: int, piece_index: int = 0
 ) -> list[Point]:
@@ -237,7 +251,7 @@ def path_points(
     if end_progress == START:
         return [first, square_point(colour, START, piece_index)]
     if not START <= start_progress < end_progress <= HOME:
-        raise ValueError(f'not a forward move: {start_progress} -> {end_progress}')
+        raise ValueError(f"not a forward move: {start_progress} -> {end_progress}")
     return [first] + [
         square_point(colour, p, piece_index) for p in range(start_progress + 1, end_progress + 1)
     ]
@@ -249,9 +263,9 @@ def safe_squares() -> tuple[SafeSquare, ...]:
     marks: list[SafeSquare] = []
     for colour in range(len(COLOURS)):
         t = turn_off(colour)
-        marks.append(SafeSquare(t, 'star', None))
-        marks.append(SafeSquare(entry_square(colour), 'entry', colour))
-        marks.append(SafeSquare((t + 12) % TRACK_LENGTH, 'star', None))
+        marks.append(SafeSquare(t, "star", None))
+        marks.append(SafeSquare(entry_square(colour), "entry", colour))
+        marks.append(SafeSquare((t + 12) % TRACK_LENGTH, "star", None))
     return tuple(sorted(marks, key=lambda mark: mark.square))
 
 

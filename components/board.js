@@ -1,0 +1,194 @@
+// The Parcheesi board as one SVG. Every coordinate comes from Python (components/board.py,
+// parcheesi/layout.py); this file only draws what it is given and plays the moves it is sent.
+
+// The static board: re-rendered only when its props change, not on every animation frame.
+const BoardBase = {
+  props: { g: Object, active: String, upright: String },
+  methods: {
+    on(c) {
+      return this.active[c] === "1";
+    },
+  },
+  template: `
+    <g>
+      <rect x="2" y="2" :width="g.size - 4" :height="g.size - 4" rx="22" fill="#f6efdf" stroke="#6f5f45" stroke-width="4"/>
+      <g v-for="(s, c) in g.starts" :key="'start' + c">
+        <circle :cx="s[0]" :cy="s[1]" :r="s[2]" :fill="on(c) ? g.colours[c][3] : '#e4e2de'"
+                :stroke="on(c) ? g.colours[c][1] : '#aaa69e'" stroke-width="5"/>
+        <circle v-for="k in 4" :key="k" :cx="g.slots[4 * c + k - 1][0]" :cy="g.slots[4 * c + k - 1][1]"
+                :r="g.cell * 0.5" fill="#ffffff" fill-opacity="0.55"
+                :stroke="on(c) ? g.colours[c][1] : '#aaa69e'" stroke-opacity="0.35" stroke-width="2"/>
+      </g>
+      <rect v-for="(t, s) in g.track" :key="'sq' + s" :x="t[0]" :y="t[1]" :width="t[2]" :height="t[3]"
+            fill="#fffdf8" stroke="#8c7b5e" stroke-width="2"/>
+      <rect v-for="(l, k) in g.lanes" :key="'lane' + k" :x="l[1]" :y="l[2]" :width="l[3]" :height="l[4]"
+            :fill="g.colours[l[0]][3]" :stroke="g.colours[l[0]][1]" stroke-opacity="0.6" stroke-width="2"/>
+      <g v-for="(m, k) in g.safe" :key="'safe' + k" :transform="'translate(' + m[0] + ' ' + m[1] + ')'">
+        <rect v-if="m[2] >= 0" :x="-g.cell / 2" :y="-g.cell / 2" :width="g.cell" :height="g.cell"
+              :fill="g.colours[m[2]][4]" stroke="#8c7b5e" stroke-width="2"/>
+        <polygon :points="g.star" :transform="upright" :fill="m[2] >= 0 ? '#ffffff' : '#d9b23c'"
+                 :stroke="m[2] >= 0 ? g.colours[m[2]][2] : '#8a6d12'" stroke-width="1.5" stroke-linejoin="round"/>
+      </g>
+      <rect :x="g.centre[0]" :y="g.centre[1]" :width="g.centre[2]" :height="g.centre[3]"
+            fill="#ffffff" stroke="#6f5f45" stroke-width="3"/>
+      <polygon v-for="(h, c) in g.homes" :key="'home' + c" :points="h" :fill="g.colours[c][1]"
+               stroke="#ffffff" stroke-width="3" stroke-linejoin="round"/>
+    </g>
+  `,
+};
+
+export default {
+  components: { BoardBase },
+  props: { geometry: Object, state: Object },
+  emits: ["piece_click"],
+  data() {
+    return { anim: null, clock: 0, frame: 0, focused: null, lastSeq: 0, prefersReduced: false };
+  },
+  computed: {
+    turn() {
+      const half = this.geometry.size / 2;
+      return `rotate(${90 * this.state.rotation} ${half} ${half})`;
+    },
+    upright() {
+      return `rotate(${-90 * this.state.rotation})`;
+    },
+    activeKey() {
+      return this.state.active.join("");
+    },
+    reduced() {
+      return this.state.reduced || this.prefersReduced;
+    },
+    pieces() {
+      const held = this.anim ? this.heldPositions() : {};
+      return this.state.pieces.map(([c, i, x, y, r, hit, flags, label]) => {
+        const key = `${this.geometry.colours[c][0]}-${i + 1}`;
+        const at = held[key] || [x, y];
+        return {
+          key, c, n: i + 1, x: at[0], y: at[1], r, hit, label,
+          movable: (flags & 1) !== 0,
+          selected: (flags & 2) !== 0,
+          fill: this.geometry.colours[c][1],
+          dark: this.geometry.colours[c][2],
+        };
+      });
+    },
+  },
+  watch: {
+    state(s) {
+      this.play(s);
+    },
+  },
+  created() {
+    this.prefersReduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  },
+  mounted() {
+    this.lastSeq = this.state.seq; // a page (re)load shows the position, it does not replay
+  },
+  unmounted() {
+    cancelAnimationFrame(this.frame);
+  },
+  methods: {
+    press(p) {
+      if (p.movable) this.$emit("piece_click", { colour: p.c, piece: p.n - 1 });
+    },
+    // Only movable pieces listen for focus: Chromium makes any SVG element with focus
+    // listeners a tab stop, whatever its tabindex.
+    focusWatch(key) {
+      return {
+        focus: () => (this.focused = key),
+        blur: () => (this.focused = null),
+      };
+    },
+    finish() {
+      cancelAnimationFrame(this.frame);
+      this.anim = null;
+    },
+    play(s) {
+      this.finish();
+      if (s.seq <= this.lastSeq) return; // the same show() sent again
+      this.lastSeq = s.seq;
+      if (this.reduced || !s.moves.length) return;
+      let t = 0;
+      const tracks = s.moves.map(([c, i, flat, ms]) => {
+        const points = [];
+        for (let k = 0; k < flat.length; k += 2) points.push([flat[k], flat[k + 1]]);
+        const track = { key: `${this.geometry.colours[c][0]}-${i + 1}`, points, ms, t0: t };
+        t += (points.length - 1) * ms;
+        return track;
+      });
+      const start = performance.now();
+      this.anim = { tracks };
+      this.clock = 0;
+      const tick = (now) => {
+        this.clock = now - start;
+        if (this.clock >= t) this.finish();
+        else this.frame = requestAnimationFrame(tick);
+      };
+      this.frame = requestAnimationFrame(tick);
+    },
+    // Where each moving piece is at this.clock: before its first move it waits at the start,
+    // between its moves at the last square reached, and it hops square by square (eased).
+    heldPositions() {
+      const held = {};
+      for (const { key, points, ms, t0 } of this.anim.tracks) {
+        if (this.clock < t0) {
+          if (!(key in held)) held[key] = points[0];
+          continue;
+        }
+        const steps = points.length - 1;
+        const k = Math.min((this.clock - t0) / Math.max(ms, 1), steps);
+        const step = Math.min(Math.floor(k), steps - 1);
+        const f = k - step;
+        const e = f * f * (3 - 2 * f);
+        const [ax, ay] = points[step];
+        const [bx, by] = points[step + 1];
+        held[key] = [ax + (bx - ax) * e, ay + (by - ay) * e];
+      }
+      return held;
+    },
+  },
+  template: `
+    <svg data-testid="board" role="group" :aria-label="geometry.label" width="100%"
+         :viewBox="'0 0 ' + geometry.size + ' ' + geometry.size" xmlns="http://www.w3.org/2000/svg"
+         style="display: block; user-select: none; -webkit-user-select: none; touch-action: manipulation"
+         @click="finish">
+      <g :transform="turn">
+        <BoardBase :g="geometry" :active="activeKey" :upright="upright"/>
+        <g v-for="(t, k) in state.targets" :key="'target' + k" :transform="'translate(' + t[0] + ' ' + t[1] + ')'">
+          <circle :r="t[2]" :fill="geometry.colours[t[3]][3]" fill-opacity="0.75" stroke="#1b1b1b"
+                  stroke-width="3.5" stroke-dasharray="9 6">
+            <animateTransform v-if="!reduced" attributeName="transform" type="rotate" from="0" to="360"
+                              dur="6s" repeatCount="indefinite"/>
+          </circle>
+        </g>
+        <g v-for="p in pieces" :key="p.key" :data-testid="'board-piece-' + p.key" role="button"
+           :aria-label="p.label" :aria-disabled="p.movable ? null : 'true'" :tabindex="p.movable ? 0 : null"
+           :transform="'translate(' + p.x + ' ' + p.y + ')'"
+           :style="{ cursor: p.movable ? 'pointer' : 'default', outline: 'none' }"
+           @click="press(p)" @keydown.enter.prevent="press(p)" @keydown.space.prevent="press(p)"
+           v-on="p.movable ? focusWatch(p.key) : {}">
+          <circle v-if="p.movable" :r="p.hit" fill="transparent"/>
+          <template v-if="p.selected">
+            <circle :r="p.r + 6" fill="none" stroke="#ffffff" stroke-width="10"/>
+            <circle :r="p.r + 6" fill="none" stroke="#1b1b1b" stroke-width="5"/>
+          </template>
+          <template v-else-if="p.movable">
+            <circle :r="p.r + 5" fill="none" stroke="#ffffff" stroke-width="8"/>
+            <circle :r="p.r + 5" fill="none" stroke="#1b1b1b" stroke-width="3.5" stroke-dasharray="7 5">
+              <animate v-if="!reduced" attributeName="stroke-opacity" values="1;0.45;1" dur="1.2s"
+                       repeatCount="indefinite"/>
+            </circle>
+          </template>
+          <circle :r="p.r + 2" fill="#ffffff"/>
+          <circle :r="p.r - 1" :fill="p.fill" :stroke="p.dark" stroke-width="3"/>
+          <circle :r="Math.max(p.r - 5, 1)" fill="none" stroke="#ffffff" stroke-opacity="0.45" stroke-width="2"/>
+          <text :transform="upright" text-anchor="middle" dominant-baseline="central" :font-size="p.r * 1.2"
+                font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-weight="700"
+                fill="#ffffff" :stroke="p.dark" stroke-width="4" stroke-linejoin="round" paint-order="stroke"
+                pointer-events="none">{{ p.n }}</text>
+          <circle v-if="p.movable && focused === p.key" class="focus-ring" :r="p.r + 13" fill="none" stroke="#0b57d0" stroke-width="5"/>
+        </g>
+      </g>
+    </svg>
+  `,
+};

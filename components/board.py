@@ -1,0 +1,251 @@
+"""The board drawing: one SVG custom component that shows pieces, highlights and moves.
+
+All geometry comes from :mod:`parcheesi.layout`; the browser side (``board.js``) only draws
+what it is sent and animates the moves it is given. The static geometry is sent once: after
+the first render, :meth:`Board._to_dict` leaves it out and asks the browser to keep its copy
+(NiceGUI's ``preserved_props``), so each :meth:`Board.show` costs one small message with the
+16 pieces, the highlights and the animation list, and never rebuilds elements.
+
+Prop format (``geometry`` once, ``state`` on every ``show``), all lengths in board units of a
+``0 0 1000 1000`` view box, numbers rounded to 0.1:
+
+``geometry``
+    ``size``: 1000; ``cell``: cell side;
+    ``colours``: ``[[name, fill, dark, tint, mid], ...]`` per colour index;
+    ``track``: ``[[x, y, w, h], ...]`` for squares 0..67; ``lanes``: ``[[colour, x, y, w, h]]``;
+    ``safe``: ``[[cx, cy, colour or -1], ...]`` (-1: a star square, else an entry square);
+    ``star``: SVG points of the star mark around the origin; ``starts``: ``[[cx, cy, r]]``;
+    ``slots``: ``[[x, y], ...]`` START slots, 4 per colour; ``homes``: triangle points per
+    colour; ``centre``: ``[x, y, w, h]``; ``label``: the board's accessible name.
+``state``
+    ``seq``: show() counter (an animation plays once, for a new ``seq``); ``rotation``: 0..3;
+    ``reduced``: no motion; ``active``: ``[0/1] * 4``;
+    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label], ...]`` (tap_r: radius
+    of the tap area; flags: 1 movable, 2 selected); ``targets``: ``[[x, y, r, colour], ...]``;
+    ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
+
+from nicegui import events, ui
+
+from parcheesi.board import COLOURS, HOME, START, is_lane, is_track
+from parcheesi.layout import (
+    CELL,
+    SIZE,
+    centre_rect,
+    hit_radius,
+    home_triangle,
+    lane_rect,
+    path_points,
+    piece_point,
+    piece_radius,
+    rect_centre,
+    safe_squares,
+    square_point,
+    star_points,
+    start_circle,
+    start_slots,
+    track_rect,
+)
+
+PieceId = tuple[int, int]
+"""(colour index 0..3, piece index 0..3)."""
+Move = tuple[int, int, int, int]
+"""(colour, piece, start progress, end progress); end -1 means sent back to START."""
+
+PALETTE: tuple[tuple[str, str, str, str], ...] = (
+    ("#c0392b", "#7b1f16", "#f3c9c3", "#e58a7f"),
+    ("#1e8a4c", "#0f4f2a", "#c2e6cf", "#74c597"),
+    ("#2463b0", "#123a6b", "#c6d8f0", "#82aee3"),
+    ("#e0a800", "#7a5a00", "#f7e3a1", "#f0cb52"),
+)
+"""Per colour: piece fill, dark outline (also under the white numbers), light tint (lanes,
+START), mid tone (the entry square, light enough that a piece standing on it stands out)."""
+
+STEP_MS = 75
+"""Time per square of a walking piece."""
+CAPTURE_MS = 320
+"""A captured piece slides home in one long step; give it time to be seen."""
+MAX_ANIMATION_MS = 1000
+"""All moves of one show() together; longer sequences are played faster."""
+TARGET_RADIUS = 0.47 * CELL
+HOME_TARGET_RADIUS = 0.75 * CELL
+
+
+def _r(value: float) -> float:
+    return round(value, 1)
+
+
+def _geometry() -> dict[str, Any]:
+    """The static drawing, computed once per process."""
+    track = [[_r(v) for v in track_rect(s)] for s in range(68)]
+    lanes = [
+        [c, *(_r(v) for v in lane_rect(c, p))] for c in range(len(COLOURS)) for p in range(64, 71)
+    ]
+    safe = []
+    for mark in safe_squares():
+        x, y = rect_centre(track_rect(mark.square))
+        safe.append([_r(x), _r(y), -1 if mark.colour is None else mark.colour])
+    return {
+        "size": SIZE,
+        "cell": _r(CELL),
+        "colours": [[name, *PALETTE[c]] for c, name in enumerate(COLOURS)],
+        "track": track,
+        "lanes": lanes,
+        "safe": safe,
+        "star": " ".join(f"{_r(x)},{_r(y)}" for x, y in star_points(0.36 * CELL)),
+        "starts": [[_r(v) for v in start_circle(c)] for c in range(len(COLOURS))],
+        "slots": [[_r(x), _r(y)] for c in range(len(COLOURS)) for x, y in start_slots(c)],
+        "homes": [
+            " ".join(f"{_r(x)},{_r(y)}" for x, y in home_triangle(c)) for c in range(len(COLOURS))
+        ],
+        "centre": [_r(v) for v in centre_rect()],
+        "label": "Parcheesi board",
+    }
+
+
+GEOMETRY = _geometry()
+
+
+def default_label(colour: int, piece: int, progress: int) -> str:
+    """The spoken name of a piece and where it stands, e.g. "Ruby piece 2, in START"."""
+    name = f"{COLOURS[colour].capitalize()} piece {piece + 1}"
+    if progress == START:
+        return f"{name}, in START"
+    if progress == HOME:
+        return f"{name}, HOME"
+    where = "on the track" if is_track(progress) else "in the home lane"
+    return f"{name}, {where}, {HOME - progress} squares from home"
+
+
+def _target_ring(colour: int, progress: int) -> list[float]:
+    """Where a landing preview goes: the square or lane cell, or the colour's HOME triangle."""
+    if progress == HOME:
+        (ax, ay), (bx, by), (cx, cy) = home_triangle(colour)
+        return [_r((ax + bx + cx) / 3), _r((ay + by + cy) / 3), _r(HOME_TARGET_RADIUS), colour]
+    if not (is_track(progress) or is_lane(progress)):
+        raise ValueError(f"not a landing progress: {progress}")
+    x, y = square_point(colour, progress)
+    return [_r(x), _r(y), _r(TARGET_RADIUS), colour]
+
+
+class Board(ui.element, component="board.js"):
+    """The whole board as one SVG; pieces are buttons when the caller says they may move."""
+
+    def __init__(self, on_piece_click: Callable[[int, int], Any] | None = None) -> None:
+        """:param on_piece_click: called with (colour, piece index) when a movable piece is
+        clicked or activated from the keyboard; may be a coroutine function."""
+        super().__init__()
+        self._on_piece_click = on_piece_click
+        self._movable: frozenset[PieceId] = frozenset()
+        self._shown: Sequence[Sequence[int]] = ()
+        self._seq = 0
+        self._geometry_sent = False
+        self._props["state"] = {
+            "seq": 0,
+            "rotation": 0,
+            "reduced": False,
+            "active": [0, 0, 0, 0],
+            "pieces": [],
+            "targets": [],
+            "moves": [],
+        }
+        self.on("piece_click", self._handle_piece_click)
+
+    def show(
+        self,
+        pieces: Sequence[Sequence[int]],
+        *,
+        movable: Collection[PieceId] = frozenset(),
+        selected: PieceId | None = None,
+        targets: Iterable[tuple[int, int]] = (),
+        labels: Mapping[PieceId, str] | None = None,
+        rotation: int = 0,
+        moves: Iterable[Move] = (),
+        reduced_motion: bool = False,
+    ) -> None:
+        """Draw ``pieces`` (the engine's per-colour progress tuples; ``()`` = inactive colour).
+
+        ``movable`` pieces become focusable buttons; ``targets`` are (colour, progress)
+        landing squares to preview; ``rotation`` quarter turns bring Emerald (1), Sapphire
+        (2) or Amber (3) to the bottom; ``moves`` are animated in order, square by square,
+        unless ``reduced_motion``. A new show() ends any animation still playing.
+        """
+        labels = labels or {}
+        movable_set = frozenset(movable)
+        drawn = [
+            [
+                c,
+                i,
+                *(_r(v) for v in piece_point(c, i, pieces)),
+                _r(piece_radius(c, i, pieces)),
+                _r(hit_radius(c, i, pieces)),
+                (1 if (c, i) in movable_set else 0) | (2 if selected == (c, i) else 0),
+                labels.get((c, i)) or default_label(c, i, progress),
+            ]
+            for c, progresses in enumerate(pieces)
+            for i, progress in enumerate(progresses)
+        ]
+        self._movable = movable_set
+        self._seq += 1
+        self._props["state"] = {
+            "seq": self._seq,
+            "rotation": rotation % 4,
+            "reduced": reduced_motion,
+            "active": [1 if c < len(pieces) and pieces[c] else 0 for c in range(len(COLOURS))],
+            "pieces": drawn,
+            "targets": [_target_ring(c, p) for c, p in targets],
+            "moves": [] if reduced_motion else self._animations(list(moves), pieces),
+        }
+        self._shown = pieces
+
+    def _animations(self, moves: list[Move], pieces: Sequence[Sequence[int]]) -> list[list[Any]]:
+        """The path of every move, starting where the piece was drawn and ending where it will
+        be drawn (a piece sharing a square sits off-centre), with the time per step."""
+        plans = []
+        for colour, piece, start, end in moves:
+            points = path_points(colour, start, end, piece)
+            before = self._shown
+            if (
+                colour < len(before)
+                and piece < len(before[colour])
+                and before[colour][piece] == start
+            ):
+                points[0] = piece_point(colour, piece, before)
+            if pieces[colour][piece] == end:
+                points[-1] = piece_point(colour, piece, pieces)
+            plans.append((colour, piece, points, CAPTURE_MS if end == START else STEP_MS))
+        total = sum((len(points) - 1) * ms for _, _, points, ms in plans)
+        scale = min(1.0, MAX_ANIMATION_MS / total) if total else 1.0
+        return [
+            [colour, piece, [_r(v) for point in points for v in point], round(ms * scale)]
+            for colour, piece, points, ms in plans
+        ]
+
+    def _handle_piece_click(self, e: events.GenericEventArguments) -> Any:
+        """The browser only reports movable pieces, but its word is checked against ours.
+
+        The callback's result is returned so that NiceGUI awaits a coroutine in the board's
+        UI context, as it does for its own handlers.
+        """
+        piece = (e.args.get("colour"), e.args.get("piece"))
+        if self._on_piece_click is None or piece not in self._movable:
+            return None
+        return self._on_piece_click(*piece)
+
+    def _to_dict(self) -> dict[str, Any]:
+        """Add the static geometry to the first render only; later updates keep the browser's
+        copy. (It is no regular prop, which NiceGUI would resend with every update.) Adding
+        event listeners after construction would make the browser re-create the element from
+        such an update, so Board registers all it needs at once."""
+        dict_ = super()._to_dict()
+        if self._geometry_sent:
+            dict_.setdefault("preserved_props", []).append("geometry")
+        else:
+            dict_["props"] = {**dict_.get("props", {}), "geometry": GEOMETRY}
+            self._geometry_sent = True
+        return dict_

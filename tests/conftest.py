@@ -1,0 +1,71 @@
+"""Shared pytest set-up: NiceGUI's test fixtures, with selenium driving Debian's Chromium.
+
+``nicegui.testing.plugin`` provides both the simulated ``user`` / ``create_user`` fixtures and
+the selenium ``screen`` fixture: it imports the user plugin's fixtures itself, so it is the only
+plugin listed (listing ``user_plugin`` as well would register its ini option twice). Which main
+file the fixtures start is the ``main_file`` ini option, or a test's
+``@pytest.mark.nicegui_main_file(...)`` marker (an empty name: no main file, the test defines
+its own pages).
+
+Offline, selenium cannot download a driver, so the two fixtures below replace the plugin's:
+Debian's ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``, headless, phone-sized. Headless
+Chromium will not make a window narrower than 500 px, so the 390 x 844 viewport is set through
+device-metrics emulation as well; a test wanting another size sends
+``Emulation.setDeviceMetricsOverride`` itself (and restores ``PHONE_VIEWPORT`` afterwards, as
+the driver is shared by the whole session).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from nicegui.testing import screen_plugin
+from nicegui.testing.screen import Screen
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+pytest_plugins = ["nicegui.testing.plugin"]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PHONE_WINDOW = (390, 844)
+PHONE_VIEWPORT = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+@pytest.fixture(scope="session")
+def nicegui_chrome_options() -> webdriver.ChromeOptions:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument("--window-size={},{}".format(*PHONE_WINDOW))
+    options.add_experimental_option(
+        "prefs",
+        {
+            "download.default_directory": str(screen_plugin.DOWNLOAD_DIR),
+            "download.prompt_for_download": False,
+        },
+    )
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors fail tests
+    return options
+
+
+@pytest.fixture(scope="session")
+def nicegui_driver(nicegui_chrome_options: webdriver.ChromeOptions) -> Iterator[webdriver.Chrome]:
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=nicegui_chrome_options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+    driver.implicitly_wait(Screen.IMPLICIT_WAIT)
+    driver.set_page_load_timeout(10)
+    yield driver
+    driver.quit()

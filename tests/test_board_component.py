@@ -1,0 +1,278 @@
+"""The board component: its props after show() (simulated user) and its hooks in Chromium.
+
+These tests define their own pages, so they run without the app's main file
+(``nicegui_main_file('')``). Fixtures come from ``nicegui.testing.plugin`` (see conftest.py);
+the ``screen`` fixture saves a screenshot of every browser test under ``screenshots/<pid>/``,
+named ``<test>.failed.png`` when the test failed, and fails a test on a browser console error.
+"""
+
+from __future__ import annotations
+
+import pytest
+from nicegui import ui
+from nicegui.testing import Screen, User
+from selenium.webdriver import ActionChains, Keys
+from selenium.webdriver.common.by import By
+
+from components.board import Board
+from parcheesi.board import HOME, START
+from parcheesi.layout import CELL, piece_point, square_point, start_slots
+
+pytestmark = pytest.mark.nicegui_main_file("")
+
+Pieces = tuple[tuple[int, ...], ...]
+RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
+PIECES: Pieces = (
+    (START, START, 10, 10),  # two waiting, a blockade on square 15
+    (0, 30, 66, HOME),  # on its entry square, on the track, in its lane, HOME
+    (START, 62, 68, 68),  # a pair in the lane
+    (5, 20, 63, 70),  # on its own turn-off square and the last lane square
+)
+TWO_PLAYERS: Pieces = ((START, 3, 40, 66), (), (START, START, 12, HOME), ())
+PIECE_SELECTOR = '[data-testid^="board-piece-"]'
+
+
+def pieces_by_key(board: Board) -> dict[tuple[int, int], list]:
+    return {(p[0], p[1]): p for p in board.props["state"]["pieces"]}
+
+
+def only_board(user: User) -> Board:
+    (board,) = user.find(Board).elements
+    return board
+
+
+# --- simulated user: the props -------------------------------------------------------------
+
+
+async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> None:
+    @ui.page("/")
+    def page() -> None:
+        Board().show(
+            PIECES,
+            movable={(RUBY, 0), (RUBY, 2)},
+            selected=(RUBY, 2),
+            labels={(AMBER, 0): "Grandma's piece"},
+        )
+
+    await user.open("/")
+    board = only_board(user)
+    state = board.props["state"]
+    assert state["active"] == [1, 1, 1, 1]
+    assert state["rotation"] == 0
+    pieces = pieces_by_key(board)
+    assert len(pieces) == 16
+    flags = {key: p[6] for key, p in pieces.items() if p[6]}
+    assert flags == {(RUBY, 0): 1, (RUBY, 2): 3}
+    for (c, i), (_, _, x, y, r, tap, _, _) in pieces.items():
+        px, py = piece_point(c, i, PIECES)
+        assert (x, y) == (pytest.approx(px, abs=0.05), pytest.approx(py, abs=0.05))
+        assert 0 < r <= tap
+    labels = {key: p[7] for key, p in pieces.items()}
+    assert labels[(RUBY, 0)] == "Ruby piece 1, in START"
+    assert labels[(RUBY, 2)] == "Ruby piece 3, on the track, 61 squares from home"
+    assert labels[(SAPPHIRE, 2)] == "Sapphire piece 3, in the home lane, 3 squares from home"
+    assert labels[(EMERALD, 3)] == "Emerald piece 4, HOME"
+    assert labels[(AMBER, 0)] == "Grandma's piece"
+    assert state["moves"] == []
+
+
+async def test_inactive_colours_targets_and_rotation(user: User) -> None:
+    @ui.page("/")
+    def page() -> None:
+        Board().show(TWO_PLAYERS, targets=[(RUBY, 45), (SAPPHIRE, HOME), (RUBY, 68)], rotation=3)
+
+    await user.open("/")
+    board = only_board(user)
+    state = board.props["state"]
+    assert state["active"] == [1, 0, 1, 0]
+    assert {p[0] for p in state["pieces"]} == {RUBY, SAPPHIRE}
+    assert state["rotation"] == 3
+    ruby_45, sapphire_home, ruby_lane = state["targets"]
+    assert ruby_45[:2] == pytest.approx(square_point(RUBY, 45), abs=0.05)
+    assert ruby_45[3] == RUBY and ruby_lane[3] == RUBY and sapphire_home[3] == SAPPHIRE
+    assert ruby_lane[:2] == pytest.approx(square_point(RUBY, 68), abs=0.05)
+    assert 400 < sapphire_home[0] < 600 and 400 < sapphire_home[1] < 500  # Sapphire's triangle
+
+
+async def test_moves_become_square_by_square_paths(user: User) -> None:
+    before: Pieces = ((START, 3, 40, 66), (), (START, START, 34, HOME), ())
+    after: Pieces = ((0, 3, 40, 66), (), (START, START, START, HOME), ())
+
+    @ui.page("/")
+    def page() -> None:
+        board = Board()
+        board.show(before)
+        # Ruby enters onto square 5, where Sapphire's piece 3 (progress 34) is captured.
+        board.show(after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)])
+
+    await user.open("/")
+    state = only_board(user).props["state"]
+    assert state["seq"] == 2
+    (c1, i1, enter, ms1), (c2, i2, capture, ms2) = state["moves"]
+    assert (c1, i1, c2, i2) == (RUBY, 0, SAPPHIRE, 2)
+    assert enter[:2] == pytest.approx(start_slots(RUBY)[0], abs=0.05)
+    assert enter[2:] == pytest.approx(square_point(RUBY, 0), abs=0.05)
+    assert capture[-2:] == pytest.approx(start_slots(SAPPHIRE)[2], abs=0.05)
+    assert 60 <= ms1 <= 90 and ms2 > ms1  # a capture slide is one long step
+
+
+async def test_long_moves_are_capped_and_reduced_motion_sends_none(user: User) -> None:
+    start: Pieces = ((0, 1, 2, 3), (), (), ())
+    end: Pieces = ((20, 21, 22, 23), (), (), ())
+    moves = [(RUBY, k, k, 20 + k) for k in range(4)]
+
+    @ui.page("/")
+    def page() -> None:
+        board = Board()
+        board.show(start)
+        board.show(end, moves=moves)
+        ui.label(str(sum((len(m[2]) // 2 - 1) * m[3] for m in board.props["state"]["moves"])))
+        quiet = Board()
+        quiet.show(start)
+        quiet.show(end, moves=moves, reduced_motion=True)
+
+    await user.open("/")
+    total = int(next(iter(user.find(ui.label).elements)).text)
+    assert 900 <= total <= 1000  # 80 squares would take 6 s at full pace
+    loud, quiet = sorted(user.find(Board).elements, key=lambda b: b.id)
+    assert len(loud.props["state"]["moves"]) == 4
+    assert quiet.props["state"]["moves"] == []
+    assert quiet.props["state"]["reduced"] is True
+
+
+async def test_pair_end_point_is_where_the_piece_is_drawn(user: User) -> None:
+    before: Pieces = ((START, START, 10, 5), (), (), ())
+    after: Pieces = ((START, START, 10, 10), (), (), ())
+
+    @ui.page("/")
+    def page() -> None:
+        board = Board()
+        board.show(before)
+        board.show(after, moves=[(RUBY, 3, 5, 10)])
+
+    await user.open("/")
+    (_, _, path, _) = only_board(user).props["state"]["moves"][0]
+    assert len(path) == 2 * 6
+    assert path[-2:] == pytest.approx(piece_point(RUBY, 3, after), abs=0.05)
+    assert path[-2:] != pytest.approx(square_point(RUBY, 10), abs=CELL / 10)
+
+
+async def test_geometry_is_sent_with_the_first_render_only(user: User) -> None:
+    @ui.page("/")
+    def page() -> None:
+        ui.label("page")
+
+    await user.open("/")
+    with user:
+        board = Board()
+    first = board._to_dict()  # what the page or the first update message carries
+    assert len(first["props"]["geometry"]["track"]) == 68
+    assert "preserved_props" not in first
+    board.show(PIECES, movable={(RUBY, 0)})
+    update = board._to_dict()  # what every later update carries
+    assert "geometry" not in update["props"]
+    assert update["preserved_props"] == ["geometry"]
+    assert len(update["props"]["state"]["pieces"]) == 16
+
+
+async def test_only_movable_pieces_reach_the_callback(user: User) -> None:
+    clicks: list[tuple[int, int]] = []
+
+    @ui.page("/")
+    def page() -> None:
+        board = Board(on_piece_click=lambda c, i: clicks.append((c, i)))
+        board.show(PIECES, movable={(EMERALD, 1)})
+
+    await user.open("/")
+    interaction = user.find(Board)
+    interaction.trigger("piece_click", {"colour": RUBY, "piece": 0})
+    interaction.trigger("piece_click", {"colour": EMERALD, "piece": 1})
+    assert clicks == [(EMERALD, 1)]
+
+
+# --- Chromium: the hooks as a person meets them ----------------------------------------------
+
+
+def board_page(movable: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A phone page: a button, the board, a button; returns the list the callback fills."""
+    clicks: list[tuple[int, int]] = []
+
+    @ui.page("/")
+    def page() -> None:
+        ui.button("Before").props("data-testid=before")
+        Board(on_piece_click=lambda c, i: clicks.append((c, i))).show(PIECES, movable=movable)
+        ui.button("After").props("data-testid=after")
+
+    return clicks
+
+
+def active_testid(screen: Screen) -> str | None:
+    return screen.selenium.switch_to.active_element.get_attribute("data-testid")
+
+
+@pytest.mark.browser
+def test_board_and_all_pieces_fit_a_phone(screen: Screen) -> None:
+    board_page(movable=set())
+    screen.open("/")
+    screen.wait_for(
+        lambda: len(screen.selenium.find_elements(By.CSS_SELECTOR, PIECE_SELECTOR)) == 16
+    )
+    width, height, scroll_width = screen.selenium.execute_script(
+        "return [innerWidth, innerHeight, document.documentElement.scrollWidth]"
+    )
+    assert width == 390
+    assert scroll_width <= width
+    boxes = screen.selenium.execute_script(
+        "return [...document.querySelectorAll('[data-testid=board], [data-testid^=board-piece-]')]"
+        ".map(e => { const r = e.getBoundingClientRect();"
+        " return [e.dataset.testid, r.left, r.top, r.right, r.bottom]; })"
+    )
+    assert len(boxes) == 17
+    for testid, left, top, right, bottom in boxes:
+        assert 0 <= left < right <= width and 0 <= top < bottom <= height, testid
+    board = screen.find_by_css('[data-testid="board"]')
+    assert board.get_attribute("aria-label")
+    assert board.size["width"] >= 340  # it fills the phone's width, less the page margin
+    pieces = {box[0]: box for box in boxes}
+    ruby_1 = pieces["board-piece-ruby-1"]
+    assert ruby_1[3] - ruby_1[1] >= 16  # a START piece is a usable tap target
+
+
+@pytest.mark.browser
+def test_clicking_a_movable_piece_calls_back(screen: Screen) -> None:
+    clicks = board_page(movable={(EMERALD, 1), (RUBY, 1)})
+    screen.open("/")
+    screen.find_by_css('[data-testid="board-piece-ruby-3"]').click()  # cannot move
+    screen.find_by_css('[data-testid="board-piece-emerald-2"]').click()
+    screen.wait_for(lambda: clicks == [(EMERALD, 1)])
+    screen.find_by_css('[data-testid="board-piece-ruby-2"]').click()
+    screen.wait_for(lambda: clicks == [(EMERALD, 1), (RUBY, 1)])
+
+
+@pytest.mark.browser
+def test_tab_reaches_only_movable_pieces_and_enter_activates(screen: Screen) -> None:
+    clicks = board_page(movable={(RUBY, 0), (RUBY, 2)})
+    screen.open("/")
+    ruby_3 = screen.find_by_css('[data-testid="board-piece-ruby-3"]')
+    ruby_4 = screen.find_by_css('[data-testid="board-piece-ruby-4"]')
+    assert ruby_3.get_attribute("tabindex") == "0"
+    assert ruby_4.get_attribute("tabindex") is None
+    assert ruby_4.get_attribute("aria-disabled") == "true"
+    assert ruby_4.get_attribute("role") == "button"
+
+    screen.find_by_css('[data-testid="before"]').click()
+    order = []
+    for _ in range(3):
+        ActionChains(screen.selenium).send_keys(Keys.TAB).perform()
+        order.append(active_testid(screen))
+    assert order == ["board-piece-ruby-1", "board-piece-ruby-3", "after"]
+
+    ActionChains(screen.selenium).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(
+        Keys.SHIFT
+    ).perform()
+    assert active_testid(screen) == "board-piece-ruby-3"
+    screen.wait_for(lambda: bool(ruby_3.find_elements(By.CSS_SELECTOR, "circle.focus-ring")))
+    ActionChains(screen.selenium).send_keys(Keys.ENTER).perform()
+    screen.wait_for(lambda: clicks == [(RUBY, 2)])
+    ActionChains(screen.selenium).send_keys(Keys.SPACE).perform()
+    screen.wait_for(lambda: clicks == [(RUBY, 2), (RUBY, 2)])

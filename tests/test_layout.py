@@ -1,0 +1,269 @@
+"""The drawing geometry against RULES.md 2: one 19 x 19 grid, Ruby's arm at the bottom.
+
+Cells are compared as integer grid coordinates (column, row), counted from the top-left
+corner; the expected cells below are written out by hand from the arm description (for the
+south arm: out down the left column 8, across row 18, back up the right column 10).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from parcheesi.board import (
+    COLOURS,
+    HOME,
+    SAFE_SQUARES,
+    START,
+    TRACK_LENGTH,
+    entry_square,
+    turn_off,
+)
+from parcheesi.layout import (
+    CELL,
+    GRID,
+    HOME_RADIUS,
+    PIECE_RADIUS,
+    SIZE,
+    START_RADIUS,
+    Rect,
+    centre_rect,
+    hit_radius,
+    home_slots,
+    home_triangle,
+    lane_rect,
+    path_points,
+    piece_point,
+    piece_radius,
+    safe_squares,
+    start_circle,
+    start_slots,
+    track_rect,
+)
+
+Cell = tuple[int, int]
+RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
+DIAGONAL_PAIRS = {(8, 9), (25, 26), (42, 43), (59, 60)}
+"""Where the track leaves one arm for the next (17k+8 -> 17k+9): the last square of an arm's
+right column and the first of the next arm's left column touch only at a corner."""
+
+
+def cell_of(rect: Rect) -> Cell:
+    """Grid coordinates of a one-cell rectangle, checking that it is one aligned cell."""
+    x, y, w, h = rect
+    assert w == pytest.approx(CELL) and h == pytest.approx(CELL)
+    col, row = round(x / CELL), round(y / CELL)
+    assert x == pytest.approx(col * CELL) and y == pytest.approx(row * CELL)
+    assert 0 <= col < GRID and 0 <= row < GRID
+    return col, row
+
+
+def track_cell(square: int) -> Cell:
+    return cell_of(track_rect(square))
+
+
+def lane_cell(colour: int, progress: int) -> Cell:
+    return cell_of(lane_rect(colour, progress))
+
+
+def circle_hits_rect(cx: float, cy: float, r: float, rect: Rect) -> bool:
+    x, y, w, h = rect
+    nearest_x = min(max(cx, x), x + w)
+    nearest_y = min(max(cy, y), y + h)
+    return math.hypot(cx - nearest_x, cy - nearest_y) < r
+
+
+def test_every_track_and_lane_square_has_its_own_cell() -> None:
+    cells = [track_cell(s) for s in range(TRACK_LENGTH)]
+    cells += [lane_cell(c, p) for c in range(4) for p in range(64, 71)]
+    assert len(cells) == len(set(cells)) == 68 + 28
+    centre = {(c, r) for c in range(8, 11) for r in range(8, 11)}
+    assert not centre & set(cells)
+
+
+def test_the_south_arm_cell_by_cell() -> None:
+    # Out (down) the left column: squares 60..67 in column 8, rows 11..18.
+    assert [track_cell(s) for s in range(60, 68)] == [(8, r) for r in range(11, 19)]
+    assert track_cell(0) == (9, 18)
+    # Back in (up) the right column: squares 1..8 in column 10, rows 18..11.
+    assert [track_cell(s) for s in range(1, 9)] == [(10, r) for r in range(18, 10, -1)]
+    # Lane rows 7..1 of the middle column.
+    assert [lane_cell(RUBY, p) for p in range(64, 71)] == [(9, r) for r in range(17, 10, -1)]
+
+
+def test_neighbours_along_the_track_touch() -> None:
+    diagonal = set()
+    for s in range(TRACK_LENGTH):
+        nxt = (s + 1) % TRACK_LENGTH
+        (c1, r1), (c2, r2) = track_cell(s), track_cell(nxt)
+        step = (abs(c1 - c2), abs(r1 - r2))
+        assert step in {(1, 0), (0, 1), (1, 1)}, (s, nxt)
+        if step == (1, 1):
+            diagonal.add((s, nxt))
+    assert diagonal == DIAGONAL_PAIRS
+
+
+@pytest.mark.parametrize(
+    ("colour", "outer_middle", "entry"),
+    [
+        (RUBY, (9, 18), (10, 14)),
+        (EMERALD, (18, 9), (14, 8)),
+        (SAPPHIRE, (9, 0), (8, 4)),
+        (AMBER, (0, 9), (4, 10)),
+    ],
+)
+def test_turn_off_and_entry_squares(colour: int, outer_middle: Cell, entry: Cell) -> None:
+    assert track_cell(turn_off(colour)) == outer_middle
+    assert track_cell(entry_square(colour)) == entry
+
+
+def test_star_square_mirrors_the_entry_square_on_the_south_arm() -> None:
+    assert track_cell(63) == (8, 14)  # the left column's row 4
+
+
+@pytest.mark.parametrize("colour", range(4))
+def test_lane_runs_from_the_outer_end_to_the_centre(colour: int) -> None:
+    turn = track_cell(turn_off(colour))
+    cells = [turn] + [lane_cell(colour, p) for p in range(64, 71)]
+    for (c1, r1), (c2, r2) in itertools.pairwise(cells):
+        assert abs(c1 - c2) + abs(r1 - r2) == 1
+    distances = [abs(c - 9) + abs(r - 9) for c, r in cells]
+    assert distances == list(range(9, 1, -1))  # the last lane cell borders the centre
+
+
+def test_start_and_home_slots_stay_off_the_track() -> None:
+    track = [track_rect(s) for s in range(TRACK_LENGTH)]
+    lanes = [lane_rect(c, p) for c in range(4) for p in range(64, 71)]
+    for colour in range(4):
+        cx, cy, r = start_circle(colour)
+        assert not any(circle_hits_rect(cx, cy, r, rect) for rect in track + lanes)
+        for x, y in start_slots(colour):
+            assert math.hypot(x - cx, y - cy) + START_RADIUS <= r
+        for x, y in home_slots(colour):
+            assert not any(circle_hits_rect(x, y, HOME_RADIUS, rect) for rect in track + lanes)
+            assert circle_hits_rect(x, y, 0.01, centre_rect())
+
+
+@pytest.mark.parametrize("colour", range(4))
+def test_start_sits_beside_the_entry_square(colour: int) -> None:
+    cx, cy, _ = start_circle(colour)
+    ex, ey, _, _ = track_rect(entry_square(colour))
+    sx, sy, _, _ = track_rect((turn_off(colour) - 5) % TRACK_LENGTH)  # the arm's other row 4
+    assert math.hypot(ex - cx, ey - cy) < math.hypot(sx - cx, sy - cy)
+
+
+@pytest.mark.parametrize("colour", range(4))
+def test_home_slots_lie_in_the_colours_triangle(colour: int) -> None:
+    (ax, ay), (bx, by), (px, py) = home_triangle(colour)
+    lane_x, lane_y, _, _ = lane_rect(colour, 70)
+    base_mid = ((ax + bx) / 2, (ay + by) / 2)
+    # the base borders the colour's last lane cell
+    assert math.dist(base_mid, (lane_x + CELL / 2, lane_y + CELL / 2)) == pytest.approx(CELL / 2)
+    for x, y in home_slots(colour):
+        # inside the triangle: on the same side of each edge as the third corner
+        for (x1, y1), (x2, y2), (x3, y3) in (
+            ((ax, ay), (bx, by), (px, py)),
+            ((bx, by), (px, py), (ax, ay)),
+            ((px, py), (ax, ay), (bx, by)),
+        ):
+            side = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+            ref = (x2 - x1) * (y3 - y1) - (y2 - y1) * (x3 - x1)
+            assert side * ref > 0
+
+
+def test_two_pieces_on_one_square_are_both_visible() -> None:
+    pieces = ((10, 10, START, 66), (), (), (30, 66, 66, START))
+    # Ruby 10 and 10: a blockade on square 15; Amber's pair in its lane at 66.
+    a, b = piece_point(RUBY, 0, pieces), piece_point(RUBY, 1, pieces)
+    r = piece_radius(RUBY, 0, pieces)
+    assert math.dist(a, b) >= 2 * r
+    x, y, w, h = track_rect(15)
+    for px, py in (a, b):
+        assert x < px < x + w and y < py < y + h
+    c, d = piece_point(AMBER, 1, pieces), piece_point(AMBER, 2, pieces)
+    assert math.dist(c, d) >= 2 * piece_radius(AMBER, 1, pieces)
+    # Ruby's lone lane piece at 66 is not disturbed by Amber's pair at 66 in another lane.
+    assert piece_point(RUBY, 3, pieces) == pytest.approx(
+        (lane_rect(RUBY, 66)[0] + CELL / 2, lane_rect(RUBY, 66)[1] + CELL / 2)
+    )
+    assert piece_radius(RUBY, 3, pieces) == PIECE_RADIUS
+
+
+def test_pieces_of_two_colours_on_one_square_are_both_visible() -> None:
+    # Amber progress 13 and Ruby progress 0 are both on square 5 (as during an entry capture).
+    pieces = ((0, START, START, START), (), (), (13, START, START, START))
+    assert piece_point(RUBY, 0, pieces) != piece_point(AMBER, 0, pieces)
+
+
+def test_pieces_in_start_and_home_use_distinct_slots() -> None:
+    pieces = ((START, START, START, START), (HOME, HOME, HOME, HOME), (), ())
+    points = [piece_point(c, i, pieces) for c in (RUBY, EMERALD) for i in range(4)]
+    assert len(set(points)) == 8
+    assert [piece_point(RUBY, i, pieces) for i in range(4)] == list(start_slots(RUBY))
+    assert [piece_point(EMERALD, i, pieces) for i in range(4)] == list(home_slots(EMERALD))
+
+
+def test_everything_is_drawn_inside_the_board() -> None:
+    pieces = tuple((START, 30, 66, HOME) for _ in COLOURS)
+    for c in range(4):
+        for i in range(4):
+            x, y = piece_point(c, i, pieces)
+            r = piece_radius(c, i, pieces)
+            assert r <= x <= SIZE - r and r <= y <= SIZE - r
+
+
+def test_path_walks_square_by_square() -> None:
+    points = path_points(RUBY, 60, 66)  # squares 65, 66, 67, 0, then lane 64..66
+    assert len(points) == 7
+    for p, q in itertools.pairwise(points):
+        assert math.dist(p, q) == pytest.approx(CELL)
+    points = path_points(RUBY, 0, 10)  # squares 5..15, across the diagonal step 8 -> 9
+    steps = [math.dist(p, q) for p, q in itertools.pairwise(points)]
+    assert steps.count(pytest.approx(CELL * math.sqrt(2))) == 1
+    assert all(s == pytest.approx(CELL) or s == pytest.approx(CELL * math.sqrt(2)) for s in steps)
+
+
+def test_entering_goes_from_the_start_slot_to_the_entry_square() -> None:
+    points = path_points(SAPPHIRE, START, 0, piece_index=2)
+    assert points == [start_slots(SAPPHIRE)[2], path_points(SAPPHIRE, 0, 1)[0]]
+    x, y, w, h = track_rect(entry_square(SAPPHIRE))
+    assert points[1] == pytest.approx((x + w / 2, y + h / 2))
+
+
+def test_reaching_home_and_being_captured() -> None:
+    points = path_points(EMERALD, 68, HOME, piece_index=1)
+    assert len(points) == 4
+    assert points[-1] == home_slots(EMERALD)[1]
+    captured = path_points(AMBER, 40, START, piece_index=3)
+    assert len(captured) == 2
+    assert captured[-1] == start_slots(AMBER)[3]
+
+
+def test_backward_paths_are_refused() -> None:
+    with pytest.raises(ValueError):
+        path_points(RUBY, 10, 5)
+
+
+def test_safe_squares_and_their_marks() -> None:
+    marks = safe_squares()
+    assert {m.square for m in marks} == SAFE_SQUARES
+    entries = {m.square: m.colour for m in marks if m.kind == "entry"}
+    assert entries == {entry_square(c): c for c in range(4)}
+    assert all(m.kind == "star" and m.colour is None for m in marks if m.square not in entries)
+
+
+def test_a_tap_on_a_piece_reaches_no_other_piece() -> None:
+    # Ruby's pair on square 15 between lone Amber pieces on 14 and 16, Amber's neighbours on
+    # 57 and 58, pairs in two lanes, pieces in START and HOME.
+    pieces = ((START, START, 10, 10), (63, 65, 65, HOME), (66, 66, 30, START), (26, 28, 1, 2))
+    spots = [
+        (piece_point(c, i, pieces), piece_radius(c, i, pieces), hit_radius(c, i, pieces))
+        for c in range(4)
+        for i in range(4)
+    ]
+    for k, (point, radius, hit) in enumerate(spots):
+        assert hit >= radius
+        for other, other_radius, other_hit in spots[k + 1 :]:
+            assert math.dist(point, other) >= max(hit + other_radius, other_hit + radius) - 1e-9
