@@ -8,6 +8,7 @@ version, so two writers can never both extend the same version: persist, then an
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 
 def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
+    return datetime.now(UTC)
 
 
 class GameRow(SQLModel, table=True):
@@ -54,6 +55,24 @@ class ActionRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=_now)
 
 
+class _ReadySession:
+    """``async with store.session()``: initialise the store if needed, then a session."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.session: AsyncSession | None = None
+
+    async def __aenter__(self) -> AsyncSession:
+        if not self.store._ready:
+            await self.store.init()
+        self.session = AsyncSession(self.store.engine, expire_on_commit=False)
+        return await self.session.__aenter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.session is not None
+        await self.session.__aexit__(*exc)
+
+
 class VersionConflict(RuntimeError):
     """The game moved on since the action was made; nothing was written."""
 
@@ -69,6 +88,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url)
+        self._ready = False
+        self._init_lock = asyncio.Lock()
         if url.startswith("sqlite"):
             @event.listens_for(self.engine.sync_engine, "connect")
             def _sqlite_pragmas(connection: Any, _: Any) -> None:
@@ -79,14 +100,21 @@ class Store:
                 cursor.close()
 
     async def init(self) -> None:
-        async with self.engine.begin() as connection:
-            await connection.run_sync(SQLModel.metadata.create_all)
+        """Create missing tables; safe to call again (later calls return at once)."""
+        async with self._init_lock:
+            if self._ready:
+                return
+            async with self.engine.begin() as connection:
+                await connection.run_sync(SQLModel.metadata.create_all)
+            self._ready = True
 
     async def close(self) -> None:
         await self.engine.dispose()
 
-    def session(self) -> AsyncSession:
-        return AsyncSession(self.engine, expire_on_commit=False)
+    def session(self) -> _ReadySession:
+        """A session that first makes sure the tables exist (start-up hooks run in the
+        background, so the first request may come before they finish)."""
+        return _ReadySession(self)
 
     async def create_game(self, row: GameRow) -> None:
         async with self.session() as session:

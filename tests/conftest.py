@@ -69,3 +69,14 @@ def nicegui_driver(nicegui_chrome_options: webdriver.ChromeOptions) -> Iterator[
     driver.set_page_load_timeout(10)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def app_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test gets its own data directory (SQLite file, storage secret) and a fast pace
+    for computer players; ``app.py`` reads both when a fixture starts it."""
+    data = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("PARCHEESI_DATA_DIR", str(data))
+    monkeypatch.setenv("PARCHEESI_PACE", "0")
+    monkeypatch.delenv("PARCHEESI_DATABASE_URL", raising=False)
+    return data

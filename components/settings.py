@@ -1,0 +1,86 @@
+"""Per-browser settings (sound, volume, reduced motion, board orientation) and their dialog.
+
+Settings live in NiceGUI's server-side per-browser storage, so they follow the browser
+across games, reloads and server restarts without touching the game tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+from nicegui import ui
+
+ORIENTATIONS = {
+    "auto": "Automatic (your colour at the bottom in solo games)",
+    "turn": "Player to move at the bottom",
+    "ruby": "Ruby at the bottom",
+    "emerald": "Emerald at the bottom",
+    "sapphire": "Sapphire at the bottom",
+    "amber": "Amber at the bottom",
+}
+MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
+
+
+class Settings:
+    """Typed access to the settings stored for this browser."""
+
+    def __init__(self, storage: MutableMapping[str, Any]) -> None:
+        self.storage = storage
+        self.system_reduced_motion = False
+        """What the browser reports for prefers-reduced-motion (asked once per page)."""
+
+    @property
+    def sound(self) -> bool:
+        return bool(self.storage.get("sound", True))
+
+    @property
+    def volume(self) -> int:
+        return int(self.storage.get("volume", 60))
+
+    @property
+    def reduced_motion(self) -> str:
+        value = self.storage.get("reduced_motion", "system")
+        return value if value in MOTION else "system"
+
+    @property
+    def orientation(self) -> str:
+        value = self.storage.get("orientation", "auto")
+        return value if value in ORIENTATIONS else "auto"
+
+    def reduced_motion_for_board(self) -> bool:
+        if self.reduced_motion == "system":
+            return self.system_reduced_motion
+        return self.reduced_motion == "on"
+
+    def set(self, key: str, value: Any) -> None:
+        self.storage[key] = value
+
+
+def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
+    """A gear button that opens the settings dialog; changes apply at once."""
+
+    def changed(key: str, value: Any) -> None:
+        settings.set(key, value)
+        on_change()
+
+    with ui.dialog() as dialog, ui.card().classes("w-full max-w-md").props(
+            'data-testid=settings-dialog'):
+        ui.label("Settings").classes("text-lg font-medium")
+        ui.switch("Sound", value=settings.sound,
+                  on_change=lambda e: changed("sound", bool(e.value))).props(
+            'data-testid=setting-sound')
+        with ui.row().classes("w-full items-center no-wrap"):
+            ui.label("Volume")
+            ui.slider(min=0, max=100, step=5, value=settings.volume,
+                      on_change=lambda e: changed("volume", int(e.value))).props(
+                'label aria-label="Volume" data-testid=setting-volume').classes("grow")
+        ui.select(MOTION, value=settings.reduced_motion, label="Motion",
+                  on_change=lambda e: changed("reduced_motion", e.value)).props(
+            'data-testid=setting-motion').classes("w-full")
+        ui.select(ORIENTATIONS, value=settings.orientation, label="Board orientation",
+                  on_change=lambda e: changed("orientation", e.value)).props(
+            'data-testid=setting-orientation').classes("w-full")
+        ui.button("Close", on_click=dialog.close).props("flat data-testid=settings-close")
+    ui.button(icon="settings", on_click=dialog.open).props(
+        'flat round aria-label="Settings" data-testid=settings')

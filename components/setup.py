@@ -1,0 +1,138 @@
+"""The new-game form: mode, number of players, colours and seat rows.
+
+The form offers only valid seatings: two players always sit opposite (Ruby with Sapphire or
+Emerald with Amber), three players leave one colour out, four use every colour. The engine's
+own check (``tables.check_seats``) still runs on submit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from nicegui import ui
+
+from parcheesi.board import COLOURS
+from parcheesi.tables import COMPUTER, HUMAN, LEVELS, Seat, SetupError, check_seats
+
+PAIRS = {"ruby-sapphire": (0, 2), "emerald-amber": (1, 3)}
+SWATCH = {0: "#c8102e", 1: "#0a8f4f", 2: "#1f5fbf", 3: "#e0a100"}
+
+
+class SeatRow:
+    """One seat's controls: who plays it, how well, under which name."""
+
+    def __init__(self, colour: int) -> None:
+        self.colour = colour
+        self.kind = HUMAN if colour == 0 else COMPUTER
+        self.level = "medium"
+        self.name = ""
+
+
+class SetupForm:
+    def __init__(self, on_start: Callable[[str, list[Seat]], Awaitable[None]]) -> None:
+        self.on_start = on_start
+        self.mode = "solo"
+        self.count = 4
+        self.pair = "ruby-sapphire"
+        self.left_out = 3
+        self.human = 0
+        self.rows = {c: SeatRow(c) for c in range(4)}
+        with ui.column().classes("w-full gap-3"):
+            ui.label("Who is playing?").classes("text-lg font-medium")
+            ui.toggle({"solo": "Solo", "same_device": "Same device"}, value=self.mode,
+                      on_change=lambda e: self._set("mode", e.value)).props(
+                'aria-label="Mode" data-testid=mode')
+            ui.toggle({2: "2 players", 3: "3 players", 4: "4 players"}, value=self.count,
+                      on_change=lambda e: self._set("count", e.value)).props(
+                'aria-label="Number of players" data-testid=player-count')
+            self.seats_view()
+            self.error = ui.label("").classes("text-negative").props(
+                'role=alert data-testid=setup-error')
+            ui.button("Start game", on_click=self.submit).props(
+                'data-testid=start-game color=primary size=lg').classes("w-full")
+
+    def _set(self, attribute: str, value: object) -> None:
+        setattr(self, attribute, value)
+        self.error.set_text("")
+        self.seats_view.refresh()
+
+    def colours(self) -> tuple[int, ...]:
+        if self.count == 2:
+            return PAIRS[self.pair]
+        if self.count == 3:
+            return tuple(c for c in range(4) if c != self.left_out)
+        return (0, 1, 2, 3)
+
+    @ui.refreshable_method
+    def seats_view(self) -> None:
+        if self.count == 2:
+            ui.label("Two players sit opposite each other, so that both have the same "
+                     "distance to run: Ruby with Sapphire, or Emerald with Amber.").classes(
+                "text-sm text-grey-8")
+            ui.radio({"ruby-sapphire": "Ruby and Sapphire", "emerald-amber": "Emerald and Amber"},
+                     value=self.pair, on_change=lambda e: self._set("pair", e.value)).props(
+                'inline aria-label="Colours" data-testid=pair')
+        elif self.count == 3:
+            ui.select({c: COLOURS[c].title() for c in range(4)}, value=self.left_out,
+                      label="Colour that sits out",
+                      on_change=lambda e: self._set("left_out", e.value)).props(
+                'data-testid=left-out').classes("w-48")
+        colours = self.colours()
+        if self.mode == "solo":
+            if self.human not in colours:
+                self.human = colours[0]
+            ui.select({c: COLOURS[c].title() for c in colours}, value=self.human,
+                      label="Your colour", on_change=lambda e: self._set("human", e.value)
+                      ).props('data-testid=your-colour').classes("w-48")
+        for colour in colours:
+            self._seat_row(self.rows[colour])
+
+    def _seat_row(self, row: SeatRow) -> None:
+        name = COLOURS[row.colour]
+        solo = self.mode == "solo"
+        is_human = row.colour == self.human if solo else row.kind == HUMAN
+        with ui.row().classes("w-full items-center gap-2 no-wrap").props(
+                f'data-testid=seat-{name}'):
+            ui.element("div").style(
+                f"width:18px;height:18px;border-radius:50%;background:{SWATCH[row.colour]};"
+                "flex:none").props('aria-hidden="true"')
+            ui.label(name.title()).classes("w-20 font-medium")
+            if solo:
+                ui.label("You" if is_human else "Computer").classes("w-24")
+            else:
+                ui.select({HUMAN: "Human", COMPUTER: "Computer"}, value=row.kind,
+                          on_change=lambda e, r=row: self._set_row(r, "kind", e.value)).props(
+                    f'dense aria-label="{name.title()} player" data-testid=kind-{name}'
+                ).classes("w-28")
+            if is_human:
+                ui.input(placeholder="Name (optional)", value=row.name,
+                         on_change=lambda e, r=row: setattr(r, "name", e.value or "")).props(
+                    f'dense maxlength=24 aria-label="{name.title()} name" '
+                    f'data-testid=name-{name}').classes("grow")
+            else:
+                ui.select({level: level.title() for level in LEVELS}, value=row.level,
+                          on_change=lambda e, r=row: setattr(r, "level", e.value)).props(
+                    f'dense aria-label="{name.title()} computer level" '
+                    f'data-testid=level-{name}').classes("w-28")
+
+    def _set_row(self, row: SeatRow, attribute: str, value: str) -> None:
+        setattr(row, attribute, value)
+        self.error.set_text("")
+        self.seats_view.refresh()
+
+    def seats(self) -> list[Seat]:
+        seats = []
+        for colour in self.colours():
+            row = self.rows[colour]
+            human = colour == self.human if self.mode == "solo" else row.kind == HUMAN
+            seats.append(Seat(colour=colour, kind=HUMAN if human else COMPUTER,
+                              level=row.level, name=row.name.strip() if human else ""))
+        return seats
+
+    async def submit(self) -> None:
+        try:
+            seats = check_seats(self.mode, self.seats())
+        except SetupError as error:
+            self.error.set_text(str(error))
+            return
+        await self.on_start(self.mode, seats)

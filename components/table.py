@@ -1,0 +1,406 @@
+"""The game table: board, dice, turn controls, hint, status line, log and winner summary.
+
+A ``TableView`` belongs to one browser tab. It reads the live game's state, sends actions to
+it and redraws when the game tells it something changed; it never decides a rule. What the
+player has selected (a piece, or a dice portion) is the only state it keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import background_tasks, ui
+
+from parcheesi.ai import hint
+from parcheesi.board import COLOURS, HOME, START, progress_of_square
+from parcheesi.game import (
+    Action,
+    Captured,
+    Entered,
+    Event,
+    Move,
+    Moved,
+    Reward,
+    Roll,
+    Won,
+    apply,
+    combined_moves,
+    legal_rewards,
+    legal_steps,
+)
+from parcheesi.state import IllegalAction, Phase, State
+from parcheesi.tables import LiveGame
+
+from .board import Board
+from .dice import Dice
+from .settings import Settings
+from .texts import describe, move_label, piece_label, reward_label
+
+LOG_LINES = 8
+
+
+def animations(events: list[Event], before: State) -> list[tuple[int, int, int, int]]:
+    """(colour, piece, from, to) for every piece the events moved, in order."""
+    pieces = [list(own) for own in before.pieces]
+    out = []
+    for event in events:
+        if isinstance(event, Entered):
+            out.append((event.colour, event.piece, START, 0))
+            pieces[event.colour][event.piece] = 0
+        elif isinstance(event, Moved):
+            out.append((event.colour, event.piece, event.start, event.end))
+            pieces[event.colour][event.piece] = event.end
+        elif isinstance(event, Captured):
+            was = progress_of_square(event.colour, event.square)
+            out.append((event.colour, event.piece, was, START))
+            pieces[event.colour][event.piece] = START
+    return out
+
+
+class TableView:
+    def __init__(self, game: LiveGame, settings: Settings, on_new_game: Callable[[], Any],
+                 local_colour: int | None = None) -> None:
+        self.game = game
+        self.settings = settings
+        self.on_new_game = on_new_game
+        self.local_colour = local_colour
+        """The seat this tab plays in a solo game (the board turns to it); None: shared."""
+        self.selected: int | None = None
+        self.portion: int | None = None
+        self.hinted: list[Action] | None = None
+        self.shown_state = game.state
+        self.log: list[str] = []
+        self.busy = False
+
+        self.client = ui.context.client
+        self.root = ui.element("div").classes("table-layout w-full")
+        with self.root:
+            with ui.column().classes("board-column items-center"):
+                self.turn = ui.label("").classes("text-lg font-medium").props(
+                    'data-testid=turn aria-live=polite')
+                self.board = Board(on_piece_click=self._board_click)
+                self.board.classes("board-box")
+            with ui.column().classes("controls-column gap-2"):
+                with ui.row().classes("items-center gap-3 w-full"):
+                    self.dice = Dice()
+                    self.chips = ui.row().classes("gap-1")
+                    ui.space()
+                    self.roll_button = ui.button("Roll", on_click=self.roll).props(
+                        'data-testid=roll color=primary size=lg aria-keyshortcuts=R')
+                with ui.row().classes("gap-2 w-full no-wrap"):
+                    self.piece_buttons = []
+                    for piece in range(4):
+                        button = ui.button(str(piece + 1),
+                                           on_click=lambda p=piece: self.choose_piece(p))
+                        button.props(f'data-testid=piece-{piece + 1} size=lg '
+                                     f'aria-keyshortcuts={piece + 1}').classes("grow")
+                        self.piece_buttons.append(button)
+                self.options = ui.row().classes("gap-2 w-full min-h-[44px]")
+                with ui.row().classes("gap-2 w-full"):
+                    self.hint_button = ui.button("Hint", on_click=self.show_hint).props(
+                        'data-testid=hint outline')
+                    self.best_button = ui.button("Play best", on_click=self.play_best).props(
+                        'data-testid=play-best outline')
+                self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
+                    'data-testid=status aria-live=polite role=status')
+                self.winner = ui.column().classes("w-full")
+                with ui.expansion("Moves", value=True).classes("w-full").props(
+                        'dense data-testid=log-panel'):
+                    self.log_view = ui.column().classes("gap-0 text-sm").props(
+                        'data-testid=log')
+        ui.keyboard(on_key=self._key, ignore=["input", "select", "textarea"])
+        game.subscribe(self._changed)
+        self.client.on_disconnect(lambda: game.unsubscribe(self._changed))
+        self.redraw([])
+
+    # --- names and permissions -----------------------------------------------------------------
+
+    def name(self, colour: int) -> str:
+        return self.game.seats[colour].display_name()
+
+    def can_act(self) -> bool:
+        """A person at this tab may act now: a human seat is to act in a live game."""
+        return not self.game.over and self.game.seat_to_act().is_human and not self.busy
+
+    # --- actions -------------------------------------------------------------------------------
+
+    async def send(self, action: Action) -> bool:
+        if not self.can_act():
+            return False
+        self.busy = True
+        try:
+            await self.game.act(action, version=self.game.version)
+            return True
+        except IllegalAction as error:
+            self.status.set_text(str(error))
+            return False
+        finally:
+            self.busy = False
+            self.redraw([])
+
+    async def roll(self) -> None:
+        if self.game.state.phase in (Phase.OPENING, Phase.ROLL):
+            await self.send(Roll())
+
+    def choose_piece(self, piece: int) -> None:
+        if not self.can_act() or piece not in self.movable_pieces():
+            return
+        self.selected = None if self.selected == piece else piece
+        self.hinted = None
+        self.redraw([])
+
+    def choose_portion(self, value: int) -> None:
+        self.portion = None if self.portion == value else value
+        self.selected = None
+        self.redraw([])
+
+    async def take(self, action: Action) -> None:
+        self.selected = None
+        self.portion = None
+        self.hinted = None
+        await self.send(action)
+
+    def show_hint(self) -> None:
+        state = self.game.state
+        if not self.can_act() or state.phase not in (Phase.MOVE, Phase.REWARD):
+            self.status.set_text("A hint is available when you have a roll to play.")
+            return
+        decision = hint(state)
+        self.hinted = decision.actions
+        self.selected = None
+        self.redraw([])
+        self.status.set_text(f"Hint: {decision.reason}")
+
+    async def play_best(self) -> None:
+        state = self.game.state
+        if not self.can_act() or state.phase not in (Phase.MOVE, Phase.REWARD):
+            return
+        actions = hint(state).actions
+        self.hinted = None
+        for action in actions:
+            if not await self.send(action):
+                break
+
+    def _board_click(self, colour: int, piece: int) -> None:
+        if colour == self.game.state.turn:
+            if self.portion is not None:
+                background_tasks.create(self._use_portion(piece), name="portion-move")
+            else:
+                self.choose_piece(piece)
+
+    async def _use_portion(self, piece: int) -> None:
+        move = self._portion_move(piece)
+        if move is not None:
+            await self.take(move)
+
+    def _portion_move(self, piece: int) -> Move | None:
+        value = self.portion
+        for move in legal_steps(self.game.state):
+            if move.piece == piece and (move.portions == (value,) or (
+                    self.game.state.mover[piece] == START and value in move.portions)):
+                return move
+        return None
+
+    def _key(self, event: Any) -> None:
+        if not event.action.keydown or event.action.repeat:
+            return
+        key = str(event.key.name).lower()
+        if key == "r":
+            background_tasks.create(self.roll(), name="key-roll")
+        elif key in ("1", "2", "3", "4"):
+            self.choose_piece(int(key) - 1)
+
+    # --- what can be done now ------------------------------------------------------------------
+
+    def movable_pieces(self) -> set[int]:
+        state = self.game.state
+        if state.phase is Phase.MOVE:
+            pieces = {m.piece for m in legal_steps(state)}
+            if self.portion is not None:
+                pieces = {p for p in pieces if self._portion_move(p) is not None}
+            return pieces
+        if state.phase is Phase.REWARD:
+            return {r.piece for r in legal_rewards(state)}
+        return set()
+
+    def options_for(self, piece: int) -> list[tuple[str, Action]]:
+        state = self.game.state
+        if state.phase is Phase.REWARD:
+            return [(reward_label(r), r) for r in legal_rewards(state) if r.piece == piece]
+        progress = state.mover[piece]
+        moves = [m for m in legal_steps(state) if m.piece == piece]
+        moves += combined_moves(state, piece)
+        return [(move_label(m, progress), m) for m in moves]
+
+    def landing(self, action: Action) -> tuple[int, int] | None:
+        """Where the moving piece ends if ``action`` is taken (for the board preview)."""
+        if not isinstance(action, Move | Reward):
+            return None
+        try:
+            after, _ = apply(self.game.state, action)
+        except IllegalAction:
+            return None
+        return self.game.state.turn, after.pieces[self.game.state.turn][action.piece]
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def _changed(self, game: LiveGame, events: list[Event]) -> None:
+        """Called by the live game (possibly from the computers' task) after each action."""
+        with self.root:
+            self._update(game, events)
+
+    def _update(self, game: LiveGame, events: list[Event]) -> None:
+        if self.selected is not None and self.selected not in self.movable_pieces():
+            self.selected = None
+        self.portion = None if game.state.phase is not Phase.MOVE else self.portion
+        self.hinted = None
+        for event in events:
+            text = describe(event, self.name)
+            if text:
+                self.log.append(text)
+        self.log = self.log[-LOG_LINES:]
+        said = [t for t in (describe(e, self.name) for e in events) if t]
+        if said:
+            self.status.set_text(". ".join(said[-3:]))
+        self._sound(events)
+        self.redraw(events)
+
+    def _sound(self, events: list[Event]) -> None:
+        if not self.settings.sound or not events:
+            return
+        kind = ("win" if any(isinstance(e, Won) for e in events)
+                else "capture" if any(isinstance(e, Captured) for e in events)
+                else "move")
+        self.client.run_javascript(f"window.parcheesiSound && window.parcheesiSound('{kind}', "
+                          f"{self.settings.volume / 100:.2f})")
+
+    def rotation(self) -> int:
+        choice = self.settings.orientation
+        if choice == "auto":
+            return self.local_colour if self.local_colour is not None else 0
+        if choice == "turn":
+            return self.game.state.turn
+        return COLOURS.index(choice) if choice in COLOURS else 0
+
+    def redraw(self, events: list[Event]) -> None:
+        game = self.game
+        state = game.state
+        acting = self.can_act() or (self.busy and game.seat_to_act().is_human)
+        movable = self.movable_pieces() if acting else set()
+        turn_name = self.name(state.turn)
+        if state.phase is Phase.OVER:
+            self.turn.set_text(f"{self.name(state.winner or 0)} won")
+        elif state.phase is Phase.OPENING:
+            self.turn.set_text(f"Opening roll: {turn_name} rolls")
+        else:
+            self.turn.set_text(f"{turn_name}'s turn")
+        # Board
+        targets: list[tuple[int, int]] = []
+        if self.selected is not None:
+            for _, action in self.options_for(self.selected):
+                spot = self.landing(action)
+                if spot:
+                    targets.append(spot)
+        if self.hinted:
+            after = state
+            for action in self.hinted:
+                after, _ = apply(after, action)
+            targets += [(state.turn, p) for k, p in enumerate(after.pieces[state.turn])
+                        if p != state.mover[k]]
+        labels = {(c, k): piece_label(self.name(c), k, p)
+                  for c, own in enumerate(state.pieces) for k, p in enumerate(own)}
+        self.board.show(state.pieces,
+                        movable=frozenset((state.turn, p) for p in movable),
+                        selected=(state.turn, self.selected) if self.selected is not None
+                        else None,
+                        targets=targets, labels=labels, rotation=self.rotation(),
+                        moves=animations(events, self.shown_state),
+                        reduced_motion=self.settings.reduced_motion_for_board())
+        self.shown_state = state
+        # Dice and portions
+        self.dice.show(state.dice if state.phase in (Phase.MOVE, Phase.REWARD, Phase.ROLL)
+                       and state.dice else None)
+        self.chips.clear()
+        if state.phase is Phase.MOVE and acting:
+            with self.chips:
+                for value in sorted(set(state.portions), reverse=True):
+                    count = state.portions.count(value)
+                    chip = ui.button(f"{value}" + (f" ×{count}" if count > 1 else ""),
+                                     on_click=lambda v=value: self.choose_portion(v))
+                    chip.props(f'dense rounded aria-label="Use {value}" '
+                               f'aria-pressed={"true" if self.portion == value else "false"} '
+                               f'data-testid=portion-{value}')
+                    chip.props("color=primary" if self.portion == value else "outline")
+        # Roll
+        can_roll = acting and state.phase in (Phase.OPENING, Phase.ROLL)
+        self.roll_button.set_text("Roll for the start" if state.phase is Phase.OPENING
+                                  else "Roll")
+        self.roll_button.set_enabled(can_roll)
+        # Pieces
+        colour = COLOURS[state.turn]
+        for piece, button in enumerate(self.piece_buttons):
+            progress = state.pieces[state.turn][piece]
+            button.set_enabled(piece in movable)
+            button.props(f'aria-label="{piece_label(self.name(state.turn), piece, progress)}" '
+                         f'color={colour_css(colour)}')
+            button.props(remove="outline" if piece == self.selected else "")
+            if piece != self.selected:
+                button.props("outline")
+        # Movement options
+        self.options.clear()
+        if self.selected is not None and acting:
+            with self.options:
+                for text, action in self.options_for(self.selected):
+                    ui.button(text, on_click=lambda a=action: self.take(a)).props(
+                        f'data-testid=move-option color={colour_css(colour)} no-caps')
+        elif acting and state.phase in (Phase.MOVE, Phase.REWARD):
+            with self.options:
+                ui.label("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
+                                            else "")).classes("text-grey-8")
+        can_hint = acting and state.phase in (Phase.MOVE, Phase.REWARD)
+        self.hint_button.set_enabled(can_hint)
+        self.best_button.set_enabled(can_hint)
+        if not acting and not game.over:
+            self.status.set_text(self.status.text or f"{turn_name} is thinking…")
+        # Log
+        self.log_view.clear()
+        with self.log_view:
+            for line in reversed(self.log):
+                ui.label(line)
+        self._winner(state)
+
+    def _winner(self, state: State) -> None:
+        self.winner.clear()
+        if state.phase is not Phase.OVER or state.winner is None:
+            return
+        stats = self.game.stats
+
+        def placing(colour: int) -> tuple[int, int]:
+            own = state.pieces[colour]
+            return own.count(HOME), sum(p + 1 for p in own)
+
+        order = sorted(state.colours, key=placing, reverse=True)
+        order.remove(state.winner)
+        order.insert(0, state.winner)
+        with self.winner, ui.card().classes("w-full").props('data-testid=winner'):
+            ui.label(f"{self.name(state.winner)} wins!").classes("text-2xl font-bold")
+            rows = [{"place": k + 1, "player": self.name(c),
+                     "home": state.pieces[c].count(HOME),
+                     "captures": stats.captures.get(c, 0), "lost": stats.lost.get(c, 0)}
+                    for k, c in enumerate(order)]
+            ui.table(columns=[
+                {"name": "place", "label": "Place", "field": "place"},
+                {"name": "player", "label": "Player", "field": "player", "align": "left"},
+                {"name": "home", "label": "HOME", "field": "home"},
+                {"name": "captures", "label": "Captures", "field": "captures"},
+                {"name": "lost", "label": "Lost", "field": "lost"},
+            ], rows=rows).props("dense flat").classes("w-full")
+            ui.button("New game", on_click=self.on_new_game).props(
+                'color=primary data-testid=winner-new-game')
+
+
+def colour_css(colour: str) -> str:
+    return {"ruby": "red-9", "emerald": "green-8", "sapphire": "blue-8",
+            "amber": "amber-9"}[colour]
+

@@ -1,0 +1,105 @@
+"""Words for what happens on the table: event descriptions, move labels, piece labels.
+
+Pure functions of engine values, kept apart from the widgets so the status line, the log and
+the aria-labels all say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from parcheesi.board import COLOURS, HOME, LAST_TRACK, START
+from parcheesi.game import (
+    Captured,
+    Entered,
+    Event,
+    Move,
+    Moved,
+    NoMove,
+    OpeningRolled,
+    OpeningTied,
+    Penalty,
+    ReachedHome,
+    Reward,
+    RewardsForfeited,
+    Rolled,
+    Starts,
+    TurnPassed,
+    Won,
+)
+
+Namer = Callable[[int], str]
+"""Colour index -> the seat's display name."""
+
+
+def colour_title(colour: int) -> str:
+    return COLOURS[colour].title()
+
+
+def where(progress: int) -> str:
+    if progress == START:
+        return "in START"
+    if progress == HOME:
+        return "HOME"
+    if progress > LAST_TRACK:
+        return f"in the home lane, {HOME - progress} squares from home"
+    return f"on the track, {HOME - progress} squares from home"
+
+
+def piece_label(name: str, piece: int, progress: int) -> str:
+    """E.g. "Ruby piece 2, on the track, 31 squares from home"."""
+    return f"{name} piece {piece + 1}, {where(progress)}"
+
+
+def move_label(move: Move, progress: int) -> str:
+    """Button text for a movement of a piece at ``progress``: Enter, Move 3, Move 8 (5+3)."""
+    if progress == START:
+        return "Enter" if move.portions == (5,) else f"Enter ({'+'.join(map(str, move.portions))})"
+    if len(move.portions) == 1:
+        return f"Move {move.portions[0]}"
+    return f"Move {sum(move.portions)} ({'+'.join(map(str, move.portions))})"
+
+
+def reward_label(reward: Reward) -> str:
+    return f"Bonus {reward.amount}"
+
+
+def describe(event: Event, name: Namer) -> str | None:
+    """One sentence for an event, or None for events that need no words."""
+    match event:
+        case OpeningRolled(colour, dice):
+            return f"{name(colour)} rolled {dice[0]} and {dice[1]} for the start"
+        case OpeningTied(colours):
+            return f"Tie for the start: {' and '.join(name(c) for c in colours)} roll again"
+        case Starts(colour):
+            return f"{name(colour)} starts"
+        case Rolled(colour, dice, portions):
+            if not portions:
+                return f"{name(colour)} rolled {dice[0]} and {dice[1]}: third doubles"
+            extra = f" (moves {'+'.join(map(str, portions))})" if len(portions) == 4 else ""
+            return f"{name(colour)} rolled {dice[0]} and {dice[1]}{extra}"
+        case Entered(colour, piece, _):
+            return f"{name(colour)} entered piece {piece + 1}"
+        case Moved(colour, piece, _, end, count, reward):
+            bonus = " (bonus)" if reward else ""
+            target = "HOME" if end == HOME else ("into the home lane" if end > LAST_TRACK
+                                                 else "")
+            return f"{name(colour)} moved piece {piece + 1} {count}{bonus}" + (
+                f" {target}" if target else "")
+        case Captured(colour, piece, by_colour, _, _):
+            return f"{name(by_colour)} captured {name(colour)}'s piece {piece + 1} and earned 20"
+        case ReachedHome(colour, piece):
+            return f"{name(colour)}'s piece {piece + 1} reached HOME and earned 10"
+        case RewardsForfeited(colour, amounts):
+            return f"{name(colour)} could not use the bonus {' + '.join(map(str, amounts))}"
+        case NoMove(colour, _):
+            return f"{name(colour)} cannot move"
+        case Penalty(colour, piece):
+            if piece is None:
+                return f"Third doubles: {name(colour)} has no piece out, nothing goes back"
+            return f"Third doubles: {name(colour)}'s piece {piece + 1} goes back to START"
+        case TurnPassed(colour):
+            return f"{name(colour)}'s turn"
+        case Won(colour):
+            return f"{name(colour)} wins!"
+    return None
