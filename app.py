@@ -39,7 +39,7 @@ HEAD = """
   .board-box { width: min(100%, 72vh); }
   @media (min-width: 900px) {
     .table-layout { grid-template-columns: minmax(0, 1.3fr) minmax(320px, 1fr); }
-    .board-box { width: min(100%, 82vh); }
+    .board-box { width: min(100%, 76vh); }
   }
   .rules-text h2 { font-size: 1.2rem; font-weight: 600; margin: 1rem 0 0.3rem; }
 </style>
@@ -72,16 +72,17 @@ HEAD = """
 """
 
 
-def frame(title: str) -> None:
-    """Head, colours and the top bar shared by every page."""
+def frame(title: str) -> ui.header:
+    """Head, colours and the top bar shared by every page (returned for extra buttons)."""
     ui.add_head_html(HEAD)
     ui.colors(primary="#8b1e2d")
     ui.page_title(title)
-    with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm"):
+    with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm") as header:
         ui.link("Parcheesi", "/").classes("text-xl font-bold no-underline text-black").props(
             'aria-label="Parcheesi home"')
         ui.space()
         ui.link("Rules", "/rules").classes("text-base").props('data-testid=rules-link')
+    return header
 
 
 def browser_id() -> str:
@@ -128,7 +129,7 @@ async def new_game_page() -> None:
 
 @ui.page("/play", reconnect_timeout=60)
 async def play_page() -> None:
-    frame("Parcheesi")
+    header = frame("Parcheesi")
     game = await hub.local_game(browser_id(), finished_too=True)
     if game is None:
         ui.navigate.to("/")
@@ -137,12 +138,9 @@ async def play_page() -> None:
     humans = [s.colour for s in game.seats.values() if s.is_human]
     local = humans[0] if game.mode == "solo" and humans else None
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
-        with ui.row().classes("w-full items-center"):
-            ui.space()
-            view_holder: list[TableView] = []
-            settings_button(settings, lambda: view_holder[0].redraw([]) if view_holder else None)
         view = TableView(game, settings, lambda: ui.navigate.to("/new"), local_colour=local)
-        view_holder.append(view)
+    with header:
+        settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, config.pace)
     if "NICEGUI_USER_SIMULATION" not in os.environ:  # no browser to ask in simulated tests
         await ui.context.client.connected()

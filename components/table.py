@@ -289,12 +289,13 @@ class TableView:
         acting = self.can_act() or (self.busy and game.seat_to_act().is_human)
         movable = self.movable_pieces() if acting else set()
         turn_name = self.name(state.turn)
+        seat = game.seats[state.turn].description()
         if state.phase is Phase.OVER:
             self.turn.set_text(f"{self.name(state.winner or 0)} won")
         elif state.phase is Phase.OPENING:
-            self.turn.set_text(f"Opening roll: {turn_name} rolls")
+            self.turn.set_text(f"Opening roll: {seat}")
         else:
-            self.turn.set_text(f"{turn_name}'s turn")
+            self.turn.set_text(f"Turn: {seat}")
         # Board
         targets: list[tuple[int, int]] = []
         if self.selected is not None:
@@ -363,6 +364,8 @@ class TableView:
         self.best_button.set_enabled(can_hint)
         if not acting and not game.over:
             self.status.set_text(self.status.text or f"{turn_name} is thinking…")
+        elif acting and state.phase is Phase.ROLL and state.doubles:
+            self.status.set_text(f"{turn_name} rolled doubles: roll again")
         # Log
         self.log_view.clear()
         with self.log_view:

@@ -84,7 +84,7 @@ def describe(event: Event, name: Namer) -> str | None:
             bonus = " (bonus)" if reward else ""
             target = "HOME" if end == HOME else ("into the home lane" if end > LAST_TRACK
                                                  else "")
-            return f"{name(colour)} moved piece {piece + 1} {count}{bonus}" + (
+            return f"{name(colour)} moved piece {piece + 1} by {count}{bonus}" + (
                 f" {target}" if target else "")
         case Captured(colour, piece, by_colour, _, _):
             return f"{name(by_colour)} captured {name(colour)}'s piece {piece + 1} and earned 20"

@@ -103,10 +103,20 @@ _REQUEST_KEYS = {"turn", "pieces", "dice", "doubles"}
 def parse_request(text: str) -> tuple[State, Dice]:
     """A state at the start of ``turn``'s roll (with its doubles so far) and the dice."""
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_unique_keys)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise NotationError(f"not JSON: {error}") from None
     return request_from_json(obj)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """JSON objects with a repeated key (a colour listed twice) are refused, not merged."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise NotationError(f"{key!r} is given more than once")
+        obj[key] = value
+    return obj
 
 
 def request_from_json(obj: Any) -> tuple[State, Dice]:

@@ -41,10 +41,14 @@ class Seat:
         return self.kind == HUMAN
 
     def display_name(self) -> str:
-        if self.name:
-            return self.name
+        return self.name or COLOURS[self.colour].title()
+
+    def description(self) -> str:
+        """Who plays the seat, for the turn line: "Ann (Ruby)", "Amber, hard computer"."""
         colour = COLOURS[self.colour].title()
-        return colour if self.is_human else f"{colour} ({self.level} computer)"
+        if not self.is_human:
+            return f"{colour}, {self.level} computer"
+        return f"{self.name} ({colour})" if self.name else colour
 
 
 class SetupError(ValueError):
