@@ -5,17 +5,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
 import ifaddr
-from nicegui import app, ui
+from nicegui import app, background_tasks, ui
 
+from components.lobby import LobbyView, host_tools, read_token, store_token, stored_room_codes
 from components.rules_page import rules_content
 from components.settings import Settings, settings_button
 from components.setup import SetupForm
 from components.table import TableView
 from parcheesi.config import ConfigError, parse
+from parcheesi.game import Action
+from parcheesi.rooms import Room, RoomError, Rooms
 from parcheesi.runner import ensure_runner
 from parcheesi.store import Store
 from parcheesi.tables import Hub, Seat
@@ -30,8 +34,19 @@ except ConfigError as error:
 
 store = Store(config.database_url)
 hub = Hub(store)
+rooms = Rooms(store, hub)
 app.on_startup(store.init)
 app.on_shutdown(store.close)
+
+
+async def clean_up_rooms() -> None:
+    """Delete expired rooms and their tokens now and every hour."""
+    while True:
+        await rooms.cleanup()
+        await asyncio.sleep(3600)
+
+
+app.on_startup(lambda: background_tasks.create(clean_up_rooms(), name="room clean-up"))
 
 HEAD = """
 <style>
@@ -89,18 +104,85 @@ def browser_id() -> str:
     return str(app.storage.browser["id"])
 
 
+def requester() -> tuple[str, ...]:
+    """Keys that room-code attempts and seat claims are rate-limited by."""
+    request = ui.context.client.request
+    address = request.client.host if request and request.client else "unknown"
+    return (f"browser:{browser_id()}", f"address:{address}")
+
+
+async def open_online_seats() -> list[str]:
+    """Room codes where this browser holds a seat in an unfinished game or lobby."""
+    codes = []
+    for code in await stored_room_codes():
+        room = await rooms.get(code)
+        if room is not None and room.status != "finished":
+            token = await read_token(code)
+            if room.colour_of(token) is not None:
+                codes.append(code)
+    return codes
+
+
 @ui.page("/")
 async def home_page() -> None:
     frame("Parcheesi")
     game = await hub.local_game(browser_id())
+    local = game is not None and not game.over
     with ui.column().classes("w-full max-w-md mx-auto p-4 gap-4 items-stretch"):
         ui.label("Classic Parcheesi for the family table.").classes("text-lg")
-        if game is not None and not game.over:
-            ui.button("Resume", on_click=lambda: ui.navigate.to("/play")).props(
-                'data-testid=resume color=primary size=lg')
+        resume_box = ui.column().classes("w-full gap-2 items-stretch")
         ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
-            'data-testid=new-game size=lg' + ("" if game else " color=primary"))
+            'data-testid=new-game size=lg')
+        with ui.card().classes("w-full"):
+            ui.label("Join a room").classes("font-medium")
+            code = ui.input("Room code", placeholder="ABCD 2345").props(
+                'data-testid=join-code autocapitalize=characters maxlength=12')
+            error = ui.label("").classes("text-negative").props('role=alert')
+
+            async def join() -> None:
+                try:
+                    room = await rooms.find(code.value or "", *requester())
+                except RoomError as problem:
+                    error.set_text(str(problem))
+                    return
+                ui.navigate.to(f"/room/{room.code}")
+
+            code.on("keydown.enter", join)
+            ui.button("Join", on_click=join).props('data-testid=join')
         ui.link("How to play", "/rules").classes("text-center")
+
+    def show_resume(online: list[str]) -> None:
+        with resume_box:
+            if not local and not online:
+                return
+            with ui.dialog() as choose, ui.card():
+                ui.label("Which game do you want to continue?")
+                if local:
+                    ui.button("The game on this device", on_click=lambda: ui.navigate.to(
+                        "/play")).props('data-testid=resume-local')
+                for room_code in online:
+                    ui.button(f"Online room {room_code}",
+                              on_click=lambda c=room_code: ui.navigate.to(f"/room/{c}")).props(
+                        f'data-testid=resume-room-{room_code}')
+
+            def resume() -> None:
+                if local and not online:
+                    ui.navigate.to("/play")
+                elif online and not local and len(online) == 1:
+                    ui.navigate.to(f"/room/{online[0]}")
+                else:
+                    choose.open()
+
+            ui.button("Resume", on_click=resume).props(
+                'data-testid=resume color=primary size=lg')
+
+    if local:
+        show_resume([])
+    await ui.context.client.connected()
+    online = await open_online_seats()
+    if online:
+        resume_box.clear()
+        show_resume(online)
 
 
 @ui.page("/new")
@@ -109,6 +191,15 @@ async def new_game_page() -> None:
     owner = browser_id()
 
     async def start(mode: str, seats: list[Seat]) -> None:
+        if mode == "online":
+            try:
+                room, token = await rooms.create(owner, seats)
+            except RoomError as error:
+                ui.notify(str(error), type="negative")
+                return
+            await store_token(room.code, token)
+            ui.navigate.to(f"/room/{room.code}")
+            return
         current = await hub.local_game(owner)
         if current is not None and not current.over:
             with ui.dialog() as dialog, ui.card():
@@ -147,6 +238,94 @@ async def play_page() -> None:
         settings.system_reduced_motion = bool(await ui.run_javascript(
             "matchMedia('(prefers-reduced-motion: reduce)').matches"))
         view.redraw([])
+
+
+def invite_url(code: str) -> str:
+    """The invitation link, with an address phones can reach when the host uses localhost."""
+    request = ui.context.client.request
+    host = request.headers.get("host", "") if request else ""
+    scheme = request.url.scheme if request else "http"
+    if not host or host.split(":")[0] in ("localhost", "127.0.0.1", "::1", "[::1]"):
+        urls = lan_urls(config.port)
+        base = urls[0] if urls else f"http://localhost:{config.port}"
+    else:
+        base = f"{scheme}://{host}"
+    return f"{base}/r/{code}"
+
+
+@ui.page("/r/{code}")
+def invitation(code: str) -> None:
+    ui.navigate.to(f"/room/{code}")
+
+
+@ui.page("/room/{code}", reconnect_timeout=60)
+async def room_page(code: str) -> None:
+    header = frame("Room · Parcheesi")
+    try:
+        room = await rooms.find(code, *requester())
+    except RoomError as error:
+        with ui.column().classes("w-full max-w-md mx-auto p-4"):
+            ui.label(str(error)).props('role=alert data-testid=room-error')
+            ui.link("Home", "/")
+        return
+    await ui.context.client.connected()
+    token = await read_token(room.code)
+    seat = {"token": token}
+    rooms.connect(room, room.colour_of(token))
+    ui.context.client.on_disconnect(lambda: rooms.disconnect(room, room.colour_of(seat["token"])))
+    content = ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2")
+    shown: dict[str, str | None] = {"game": None}
+
+    def claimed(new_token: str) -> None:
+        seat["token"] = new_token
+        rooms.connect(room, room.colour_of(new_token))
+
+    async def build() -> None:
+        """Draw the lobby or the game; again whenever the room moves on to a new game."""
+        content.clear()
+        with content:
+            if room.status == "lobby":
+                LobbyView(rooms, room, seat["token"], invite_url(room.code), requester,
+                          on_claimed=claimed)
+                return
+            shown["game"] = room.game_id
+            await play_room(room, seat["token"], header)
+
+    def follow(changed: Room) -> None:
+        if changed.status != "lobby" and changed.game_id != shown["game"]:
+            shown["game"] = changed.game_id
+            background_tasks.create(build(), name="room next game")
+
+    rooms.subscribe(room, follow)
+    ui.context.client.on_disconnect(lambda: rooms.unsubscribe(room, follow))
+    await build()
+
+
+async def play_room(room: Room, token: str | None, header: ui.header) -> None:
+    game = await rooms.game(room)
+    if game is None:
+        ui.label("This room's game could not be found.").props('role=alert')
+        return
+    colour = room.colour_of(token)
+    settings = Settings(app.storage.user)
+
+    async def send(action: Action, version: int) -> None:
+        await rooms.act(room, token, action, version)
+
+    async def play_again() -> None:
+        try:
+            await rooms.play_again(room, token)
+        except RoomError as error:
+            ui.notify(str(error), type="negative")
+
+    if colour is None:
+        ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
+    view = TableView(game, settings, play_again, seat=colour if colour is not None else -1,
+                     send=send)
+    host_tools(rooms, room, token)
+    with header:
+        settings_button(settings, lambda: view.redraw([]))
+    ensure_runner(game, config.pace)
 
 
 @ui.page("/rules")

@@ -39,7 +39,8 @@ class SetupForm:
         self.rows = {c: SeatRow(c) for c in range(4)}
         with ui.column().classes("w-full gap-3"):
             ui.label("Who is playing?").classes("text-lg font-medium")
-            ui.toggle({"solo": "Solo", "same_device": "Same device"}, value=self.mode,
+            ui.toggle({"solo": "Solo", "same_device": "Same device", "online": "Online room"},
+                      value=self.mode,
                       on_change=lambda e: self._set("mode", e.value)).props(
                 'aria-label="Mode" data-testid=mode')
             ui.toggle({2: "2 players", 3: "3 players", 4: "4 players"}, value=self.count,
@@ -78,7 +79,10 @@ class SetupForm:
                       on_change=lambda e: self._set("left_out", e.value)).props(
                 'data-testid=left-out').classes("w-48")
         colours = self.colours()
-        if self.mode == "solo":
+        if self.mode == "online":
+            ui.label("You host the room from this browser. Invite friends to the other "
+                     "human seats with the room code or link.").classes("text-sm text-grey-8")
+        if self.mode in ("solo", "online"):
             if self.human not in colours:
                 self.human = colours[0]
             ui.select({c: COLOURS[c].title() for c in colours}, value=self.human,
@@ -90,21 +94,25 @@ class SetupForm:
     def _seat_row(self, row: SeatRow) -> None:
         name = COLOURS[row.colour]
         solo = self.mode == "solo"
-        is_human = row.colour == self.human if solo else row.kind == HUMAN
+        mine = self.mode in ("solo", "online") and row.colour == self.human
+        is_human = mine or (not solo and row.kind == HUMAN)
         with ui.row().classes("w-full items-center gap-2 no-wrap").props(
                 f'data-testid=seat-{name}'):
             ui.element("div").style(
                 f"width:18px;height:18px;border-radius:50%;background:{SWATCH[row.colour]};"
                 "flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
-            if solo:
-                ui.label("You" if is_human else "Computer").classes("w-24")
+            if solo or mine:
+                ui.label("You" if mine else "Computer").classes("w-24")
             else:
-                ui.select({HUMAN: "Human", COMPUTER: "Computer"}, value=row.kind,
+                human = "Invited player" if self.mode == "online" else "Human"
+                ui.select({HUMAN: human, COMPUTER: "Computer"}, value=row.kind,
                           on_change=lambda e, r=row: self._set_row(r, "kind", e.value)).props(
                     f'dense aria-label="{name.title()} player" data-testid=kind-{name}'
                 ).classes("w-28")
-            if is_human:
+            if self.mode == "online" and is_human and not mine:
+                ui.label("joins with the code").classes("grow text-grey-7")
+            elif is_human:
                 ui.input(placeholder="Name (optional)", value=row.name,
                          on_change=lambda e, r=row: setattr(r, "name", e.value or "")).props(
                     f'dense maxlength=24 aria-label="{name.title()} name" '
@@ -116,22 +124,29 @@ class SetupForm:
                     f'data-testid=level-{name}').classes("w-28")
 
     def _set_row(self, row: SeatRow, attribute: str, value: str) -> None:
+        """Change a seat row and redraw (a name box appears for humans, a level for computers)."""
         setattr(row, attribute, value)
         self.error.set_text("")
         self.seats_view.refresh()
 
     def seats(self) -> list[Seat]:
+        """The seats in colour order; online, the host's own seat comes first."""
         seats = []
         for colour in self.colours():
             row = self.rows[colour]
-            human = colour == self.human if self.mode == "solo" else row.kind == HUMAN
+            mine = self.mode in ("solo", "online") and colour == self.human
+            human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
+            named = human and (self.mode != "online" or mine)
             seats.append(Seat(colour=colour, kind=HUMAN if human else COMPUTER,
-                              level=row.level, name=row.name.strip() if human else ""))
+                              level=row.level, name=row.name.strip() if named else ""))
+        if self.mode == "online":
+            seats.sort(key=lambda s: s.colour != self.human)
         return seats
 
     async def submit(self) -> None:
+        seats = self.seats()
         try:
-            seats = check_seats(self.mode, self.seats())
+            check_seats("same_device" if self.mode == "online" else self.mode, seats)
         except SetupError as error:
             self.error.set_text(str(error))
             return

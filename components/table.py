@@ -7,7 +7,7 @@ player has selected (a piece, or a dice portion) is the only state it keeps.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nicegui import background_tasks, ui
@@ -58,14 +58,25 @@ def animations(events: list[Event], before: State) -> list[tuple[int, int, int, 
     return out
 
 
+Send = Callable[[Action, int], Awaitable[Any]]
+"""How this tab submits an action made against a game version."""
+
+
 class TableView:
     def __init__(self, game: LiveGame, settings: Settings, on_new_game: Callable[[], Any],
-                 local_colour: int | None = None) -> None:
+                 local_colour: int | None = None, *, seat: int | None = None,
+                 send: Send | None = None) -> None:
         self.game = game
         self.settings = settings
         self.on_new_game = on_new_game
-        self.local_colour = local_colour
-        """The seat this tab plays in a solo game (the board turns to it); None: shared."""
+        self.local_colour = local_colour if seat is None else seat
+        """The seat this tab plays in a solo or online game (the board turns to it)."""
+        self.seat = seat
+        """Online: the only seat this tab may act for (-1: watching only); None: every human
+        seat (a local game)."""
+        self._send = send or (lambda action, version: game.act(action, version=version))
+        self.version_seen = game.version
+        """The game version the buttons on screen were drawn for: actions carry it."""
         self.selected: int | None = None
         self.portion: int | None = None
         self.hinted: list[Action] | None = None
@@ -120,8 +131,11 @@ class TableView:
         return self.game.seats[colour].display_name()
 
     def can_act(self) -> bool:
-        """A person at this tab may act now: a human seat is to act in a live game."""
-        return not self.game.over and self.game.seat_to_act().is_human and not self.busy
+        """A person at this tab may act now: a human seat (this tab's, online) is to act."""
+        game = self.game
+        if game.over or self.busy or not game.seat_to_act().is_human:
+            return False
+        return self.seat is None or game.state.turn == self.seat
 
     # --- actions -------------------------------------------------------------------------------
 
@@ -130,7 +144,7 @@ class TableView:
             return False
         self.busy = True
         try:
-            await self.game.act(action, version=self.game.version)
+            await self._send(action, self.version_seen)
             return True
         except IllegalAction as error:
             self.status.set_text(str(error))
@@ -145,6 +159,9 @@ class TableView:
 
     def choose_piece(self, piece: int) -> None:
         if not self.can_act() or piece not in self.movable_pieces():
+            return
+        if self.portion is not None:  # a dice portion was chosen first: use it on this piece
+            background_tasks.create(self._use_portion(piece), name="portion-move")
             return
         self.selected = None if self.selected == piece else piece
         self.hinted = None
@@ -184,10 +201,7 @@ class TableView:
 
     def _board_click(self, colour: int, piece: int) -> None:
         if colour == self.game.state.turn:
-            if self.portion is not None:
-                background_tasks.create(self._use_portion(piece), name="portion-move")
-            else:
-                self.choose_piece(piece)
+            self.choose_piece(piece)
 
     async def _use_portion(self, piece: int) -> None:
         move = self._portion_move(piece)
@@ -278,7 +292,7 @@ class TableView:
     def rotation(self) -> int:
         choice = self.settings.orientation
         if choice == "auto":
-            return self.local_colour if self.local_colour is not None else 0
+            return self.local_colour if self.local_colour in range(4) else 0
         if choice == "turn":
             return self.game.state.turn
         return COLOURS.index(choice) if choice in COLOURS else 0
@@ -286,7 +300,9 @@ class TableView:
     def redraw(self, events: list[Event]) -> None:
         game = self.game
         state = game.state
-        acting = self.can_act() or (self.busy and game.seat_to_act().is_human)
+        self.version_seen = game.version
+        acting = self.can_act() or (self.busy and game.seat_to_act().is_human and (
+            self.seat is None or state.turn == self.seat))
         movable = self.movable_pieces() if acting else set()
         turn_name = self.name(state.turn)
         seat = game.seats[state.turn].description()

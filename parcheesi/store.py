@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, event, update
+from sqlalchemy import BigInteger, Column, delete, event, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -53,6 +53,23 @@ class ActionRow(SQLModel, table=True):
     action: str
     """JSON of the action (``notation.action_to_json``)."""
     created_at: datetime = Field(default_factory=_now)
+
+
+class RoomRow(SQLModel, table=True):
+    __tablename__ = "rooms"
+
+    code: str = Field(primary_key=True, max_length=8)
+    host: int
+    """Colour of the host's seat."""
+    status: str = Field(max_length=16)
+    game_id: str | None = Field(default=None, max_length=32)
+    seats: str
+    """JSON list of seats with their token hashes (never the tokens) and readiness."""
+    created_at: datetime = Field(default_factory=_now)
+    last_action_at: datetime = Field(default_factory=_now, index=True)
+
+
+LOCAL_MODES = ("same_device", "solo")
 
 
 class _ReadySession:
@@ -151,6 +168,7 @@ class Store:
         """The newest local game of this browser that was not abandoned (nor finished,
         unless ``finished_too``)."""
         query = select(GameRow).where(GameRow.owner == owner,
+                                      GameRow.mode.in_(LOCAL_MODES),  # type: ignore[attr-defined]
                                       GameRow.abandoned == False)  # noqa: E712
         if not finished_too:
             query = query.where(GameRow.finished == False)  # noqa: E712
@@ -167,3 +185,41 @@ class Store:
                 row.updated_at = _now()
                 session.add(row)
                 await session.commit()
+
+    async def update_seats(self, game_id: str, seats: str) -> None:
+        async with self.session() as session:
+            row = await session.get(GameRow, game_id)
+            if row is not None:
+                row.seats = seats
+                row.updated_at = _now()
+                session.add(row)
+                await session.commit()
+
+    async def save_room(self, row: RoomRow) -> None:
+        async with self.session() as session:
+            await session.merge(row)
+            await session.commit()
+
+    async def room(self, code: str) -> RoomRow | None:
+        async with self.session() as session:
+            return await session.get(RoomRow, code)
+
+    async def delete_rooms_before(self, cutoff: datetime) -> list[str]:
+        """Delete rooms idle since before ``cutoff``, with their games and actions."""
+        async with self.session() as session:
+            rows = (await session.exec(select(RoomRow).where(
+                RoomRow.last_action_at < cutoff))).all()  # type: ignore[operator]
+            codes = [row.code for row in rows]
+            for code in codes:
+                owner = f"room:{code}"
+                games = (await session.exec(select(GameRow.id).where(
+                    GameRow.owner == owner))).all()
+                if games:
+                    await session.exec(delete(ActionRow).where(
+                        ActionRow.game_id.in_(games)))  # type: ignore[call-overload,attr-defined]
+                    await session.exec(delete(GameRow).where(
+                        GameRow.owner == owner))  # type: ignore[call-overload]
+                await session.exec(delete(RoomRow).where(
+                    RoomRow.code == code))  # type: ignore[call-overload]
+            await session.commit()
+            return codes

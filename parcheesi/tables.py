@@ -27,6 +27,7 @@ HUMAN = "human"
 COMPUTER = "computer"
 LEVELS = ("easy", "medium", "hard")
 MODES = ("same_device", "solo")
+"""Local game modes; online games (mode ``online``) belong to a room."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,6 @@ def check_seats(mode: str, seats: list[Seat]) -> list[Seat]:
     humans = sum(1 for s in seats if s.is_human)
     if mode == "solo" and humans != 1:
         raise SetupError("a solo game has exactly one human and 1-3 computers")
-    if mode == "same_device" and humans < 1:
-        raise SetupError("a same-device game needs at least one human seat")
     return sorted(seats, key=lambda s: s.colour)
 
 
@@ -111,6 +110,9 @@ class LiveGame:
         self.dice = seeded(row.seed)
         self.lock = asyncio.Lock()
         self.listeners: list[Listener] = []
+        """Open views of this game; while there are none, computers wait."""
+        self.watchers: list[Listener] = []
+        """Bookkeeping callbacks (rooms) told of every action; they do not count as views."""
         self.changed = asyncio.Event()
         """Set on every accepted action and on every (un)subscription: wakes the runner."""
         self.abandoned = False
@@ -132,15 +134,20 @@ class LiveGame:
             self.listeners.remove(listener)
         self.changed.set()
 
-    async def act(self, action: Action, *, version: int, computer: bool = False) -> list[Event]:
+    async def act(self, action: Action, *, version: int, computer: bool = False,
+                  colour: int | None = None) -> list[Event]:
         """Apply ``action`` made against ``version``; raise IllegalAction (nothing changed)
-        when it is stale, for a computer's seat, after the game ended or against the rules."""
+        when it is stale, for a computer's seat, for a seat (``colour``) whose turn it is
+        not, after the game ended or against the rules."""
         async with self.lock:
             if version != self.version:
-                raise IllegalAction("the game has moved on; that action was for an older "
-                                    "position")
+                raise IllegalAction("The game has moved on; that action was for an older "
+                                    "position.")
             if self.over:
-                raise IllegalAction("the game is over")
+                raise IllegalAction("The game is over.")
+            if colour is not None and colour != self.state.turn:
+                raise IllegalAction(f"It is {self.seat_to_act().display_name()}'s turn, "
+                                    "not yours.")
             if self.seat_to_act().is_human == computer:
                 who = "a computer" if computer else "a person"
                 raise IllegalAction(f"{COLOURS[self.state.turn].title()} is not played by {who}")
@@ -154,7 +161,7 @@ class LiveGame:
             self.version += 1
             self.stats.record(events)
             self.changed.set()
-        for listener in list(self.listeners):
+        for listener in [*self.watchers, *self.listeners]:
             try:
                 listener(self, events)
             except Exception:  # a broken client must not stop the game for the others
@@ -170,10 +177,15 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
 
     async def create_local(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
+        """A new local game for this browser; its previous local game is abandoned."""
         ordered = check_seats(mode, seats)
         previous = await self.store.current_local_game(owner, finished_too=True)
         if previous is not None:
             await self.abandon(previous.id)
+        return await self.create_game(owner, mode, ordered)
+
+    async def create_game(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
+        ordered = sorted(seats, key=lambda s: s.colour)
         state = new_state(tuple(s.colour for s in ordered))
         row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode,
                       seats=json.dumps([asdict(s) for s in ordered]), seed=new_seed(),
@@ -209,6 +221,13 @@ class Hub:
         game = LiveGame(row, replay.state, self.store, stats)
         self.games[game_id] = game
         return game
+
+    async def set_seat(self, game: LiveGame, seat: Seat) -> None:
+        """Change who plays a seat (an absent person replaced by a computer)."""
+        game.seats[seat.colour] = seat
+        await self.store.update_seats(game.id, json.dumps([asdict(s) for s in
+                                                          game.seats.values()]))
+        game.changed.set()
 
     async def abandon(self, game_id: str) -> None:
         await self.store.abandon(game_id)

@@ -1,0 +1,214 @@
+"""The online room: lobby (code, invitation, seats, ready, start) and the host's seat tools.
+
+Seat tokens never reach the page's HTML: they live in the browser's ``localStorage`` and are
+read by a small script when a room page opens. The server keeps only their hashes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import segno
+from nicegui import Client, ui
+
+from parcheesi.board import COLOURS
+from parcheesi.rooms import Room, RoomError, Rooms
+from parcheesi.tables import HUMAN, LEVELS
+
+from .setup import SWATCH
+
+TOKEN_PREFIX = "parcheesi-seat-"
+
+
+def token_key(code: str) -> str:
+    return TOKEN_PREFIX + code
+
+
+async def read_token(code: str) -> str | None:
+    """This browser's seat token for room ``code`` (from its localStorage)."""
+    value = await ui.run_javascript(f"localStorage.getItem({json.dumps(token_key(code))})")
+    return value if isinstance(value, str) and value else None
+
+
+async def store_token(code: str, token: str, client: Client | None = None) -> None:
+    """Keep the seat token in this browser's localStorage (never on the page itself)."""
+    await (client or ui.context.client).run_javascript(
+        f"localStorage.setItem({json.dumps(token_key(code))}, {json.dumps(token)}); true")
+
+
+async def stored_room_codes() -> list[str]:
+    """Codes of the rooms this browser holds a seat token for."""
+    value = await ui.run_javascript(
+        f"Object.keys(localStorage).filter(k => k.startsWith({json.dumps(TOKEN_PREFIX)}))"
+        f".map(k => k.slice({len(TOKEN_PREFIX)}))")
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def qr_svg(url: str) -> str:
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False,
+                                    svgns=True, title="QR code of the invitation link")
+    return buffer.getvalue().decode()
+
+
+class LobbyView:
+    """Seats filling up and readiness changing, live for everyone in the room."""
+
+    def __init__(self, rooms: Rooms, room: Room, token: str | None, invite_url: str,
+                 requester: Callable[[], tuple[str, ...]],
+                 on_claimed: Callable[[str], Any]) -> None:
+        self.rooms = rooms
+        self.room = room
+        self.token = token
+        self.invite_url = invite_url
+        self.requester = requester
+        self.on_claimed = on_claimed
+        self.client = ui.context.client
+        with ui.column().classes("w-full gap-3") as self.root:
+            with ui.row().classes("items-center gap-3"):
+                ui.label("Room code").classes("text-lg")
+                ui.label(" ".join([room.code[:4], room.code[4:]])).classes(
+                    "text-2xl font-mono font-bold tracking-widest").props(
+                    f'data-testid=room-code aria-label="Room code {" ".join(room.code)}"')
+            with ui.row().classes("items-center gap-2 w-full"):
+                ui.link(invite_url, invite_url).classes("break-all").props(
+                    'data-testid=invite-link')
+                ui.button(icon="content_copy", on_click=self.copy_link).props(
+                    'flat round dense aria-label="Copy the invitation link"')
+            ui.html(qr_svg(invite_url), sanitize=False).classes("w-40").props(
+                'data-testid=invite-qr')
+            self.name = ui.input("Your name (optional)").props(
+                'maxlength=24 data-testid=guest-name').classes("w-64")
+            self.seats = ui.column().classes("w-full gap-1")
+            self.message = ui.label("").props('role=alert data-testid=room-message').classes(
+                "text-negative")
+            with ui.row().classes("gap-2"):
+                self.ready_button = ui.button("I'm ready", on_click=self.toggle_ready).props(
+                    "data-testid=ready color=primary")
+                self.start_button = ui.button("Start game", on_click=self.start).props(
+                    "data-testid=start-game color=primary")
+        rooms.subscribe(room, self._changed)
+        self.client.on_disconnect(lambda: rooms.unsubscribe(room, self._changed))
+        self.redraw()
+
+    @property
+    def colour(self) -> int | None:
+        return self.room.colour_of(self.token)
+
+    def _changed(self, room: Room) -> None:
+        if room.status != "lobby":
+            return  # the room page swaps the lobby for the table
+        with self.root:
+            self.redraw()
+
+    def redraw(self) -> None:
+        room = self.room
+        mine = self.colour
+        self.seats.clear()
+        with self.seats:
+            for seat in room.seats.values():
+                name = COLOURS[seat.colour]
+                with ui.row().classes("items-center gap-2 w-full no-wrap"):
+                    ui.element("div").style(
+                        f"width:18px;height:18px;border-radius:50%;"
+                        f"background:{SWATCH[seat.colour]};flex:none").props('aria-hidden="true"')
+                    ui.label(name.title()).classes("w-20 font-medium")
+                    if seat.kind != HUMAN:
+                        ui.label(f"{seat.level.title()} computer")
+                    elif seat.claimed:
+                        who = seat.name or "A player"
+                        if seat.colour == mine:
+                            who += " (you)"
+                        if seat.colour == room.host:
+                            who += ", host"
+                        ui.label(who)
+                        ready = seat.ready or seat.colour == room.host
+                        ui.badge("ready" if ready else "not ready",
+                                 color="positive" if ready else "grey").props(
+                            f'data-testid=seat-status-{name}')
+                    elif mine is None:
+                        ui.button("Take this seat",
+                                  on_click=lambda c=seat.colour: self.claim(c)).props(
+                            f'data-testid=claim-seat-{name} outline dense')
+                    else:
+                        ui.label("Open seat").classes("text-grey-7")
+        is_host = mine == room.host
+        self.ready_button.set_visibility(mine is not None and not is_host)
+        if mine is not None and not is_host:
+            ready = room.seats[mine].ready
+            self.ready_button.set_text("Not ready" if ready else "I'm ready")
+            self.ready_button.props(f'aria-pressed={"true" if ready else "false"}')
+        self.name.set_visibility(mine is None or not is_host)
+        self.start_button.set_visibility(is_host)
+        self.start_button.set_enabled(room.can_start())
+
+    async def claim(self, colour: int) -> None:
+        await self._try(self._claim(colour))
+
+    async def _claim(self, colour: int) -> None:
+        token = await self.rooms.claim(self.room, colour, self.name.value or "",
+                                       *self.requester())
+        self.token = token
+        await store_token(self.room.code, token, self.client)
+        self.on_claimed(token)
+        self.redraw()
+
+    async def toggle_ready(self) -> None:
+        colour = self.colour
+        if colour is None:
+            return
+        ready = not self.room.seats[colour].ready
+        await self._try(self.rooms.set_ready(self.room, self.token, ready,
+                                             self.name.value or None))
+
+    async def start(self) -> None:
+        await self._try(self.rooms.start(self.room, self.token))
+
+    async def copy_link(self) -> None:
+        ui.clipboard.write(self.invite_url)
+        ui.notify("Invitation link copied")
+
+    async def _try(self, work: Awaitable[Any]) -> None:
+        self.message.set_text("")
+        try:
+            await work
+        except (RoomError, ValueError) as error:
+            self.message.set_text(str(error))
+
+
+def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
+    """For the host during play: hand a seat whose player has gone to a computer."""
+    if room.colour_of(token) != room.host:
+        return
+    box = ui.column().classes("w-full gap-1")
+    level = {"value": "medium"}
+
+    def redraw() -> None:
+        box.clear()
+        absent = rooms.replaceable(room)
+        if not absent:
+            return
+        with box:
+            ui.label("Some players have been away for a minute. You may let a computer "
+                     "take their seat.").classes("text-sm")
+            ui.select({lv: lv.title() for lv in LEVELS}, value=level["value"],
+                      label="Computer level",
+                      on_change=lambda e: level.update(value=e.value)).classes("w-40")
+            for colour in absent:
+                name = COLOURS[colour]
+                ui.button(f"Replace {name.title()} with a computer",
+                          on_click=lambda c=colour: replace(c)).props(
+                    f'data-testid=replace-seat-{name} outline')
+
+    async def replace(colour: int) -> None:
+        try:
+            await rooms.replace(room, token, colour, level["value"])
+        except RoomError as error:
+            ui.notify(str(error), type="negative")
+        redraw()
+
+    redraw()
+    ui.timer(5.0, redraw)

@@ -1,0 +1,392 @@
+"""Online private rooms: codes, seat tokens, ready/start, replacement of absent players, expiry.
+
+A room is a lobby and then a game. The host creates it with seat rows (the first row is the
+host's own seat); guests claim *unoccupied* human seats with the room code. Claiming gives
+the browser a random seat token (256 bits) that the server keeps only as a SHA-256 hash; the
+token is the only thing that authorises acting for a seat. Code attempts and claims are
+rate-limited per browser and per address so codes cannot be enumerated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from .board import COLOURS
+from .game import Action, Event
+from .state import IllegalAction
+from .store import RoomRow, Store
+from .tables import COMPUTER, HUMAN, LEVELS, Hub, LiveGame, Seat, SetupError, check_seats
+
+ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Letters and digits that cannot be mistaken for each other (no I, O, 0, 1)."""
+CODE_LENGTH = 8
+ABSENT_BEFORE_REPLACE = 60.0
+"""Seconds without a connection before the host may hand a seat to a computer."""
+EXPIRY = timedelta(days=30)
+ATTEMPTS_PER_MINUTE = 20
+
+Clock = Callable[[], float]
+
+
+class RoomError(ValueError):
+    """A refused room request; the message is safe to show."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text: str) -> str:
+    """Accept codes typed in lower case, with spaces or dashes."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class RoomSeat:
+    colour: int
+    kind: str
+    level: str = "medium"
+    name: str = ""
+    token_hash: str | None = None
+    ready: bool = False
+
+    @property
+    def claimed(self) -> bool:
+        return self.token_hash is not None
+
+    def seat(self) -> Seat:
+        return Seat(colour=self.colour, kind=self.kind, level=self.level, name=self.name)
+
+
+@dataclass
+class Room:
+    code: str
+    host: int
+    """Colour of the host's seat."""
+    seats: dict[int, RoomSeat]
+    status: str = "lobby"
+    """``lobby``, ``playing`` or ``finished``."""
+    game_id: str | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    connections: dict[int, int] = field(default_factory=dict)
+    """Open tabs per seat colour (not stored)."""
+    absent_since: dict[int, float] = field(default_factory=dict)
+    """Clock time each human seat lost its last connection (not stored)."""
+    listeners: list[Callable[[Room], None]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watched: str | None = None
+    """Id of the game whose progress this room follows (not stored)."""
+
+    def human_seats(self) -> list[RoomSeat]:
+        return [s for s in self.seats.values() if s.kind == HUMAN]
+
+    def can_start(self) -> bool:
+        return self.status == "lobby" and all(
+            s.claimed and (s.ready or s.colour == self.host) for s in self.human_seats())
+
+    def colour_of(self, token: str | None) -> int | None:
+        """The seat this token holds, or None (constant-time comparison)."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        found = None
+        for seat in self.seats.values():
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                found = seat.colour
+        return found
+
+    def to_row(self) -> RoomRow:
+        return RoomRow(code=self.code, host=self.host, status=self.status, game_id=self.game_id,
+                       seats=json.dumps([asdict(s) for s in self.seats.values()]),
+                       created_at=self.created_at, last_action_at=self.last_action_at)
+
+    @classmethod
+    def from_row(cls, row: RoomRow) -> Room:
+        seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
+        return cls(code=row.code, host=row.host, seats=seats, status=row.status,
+                   game_id=row.game_id, created_at=_aware(row.created_at),
+                   last_action_at=_aware(row.last_action_at))
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class RateLimiter:
+    """At most ``limit`` attempts per key in any ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float, clock: Clock) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.attempts: dict[str, deque[float]] = {}
+
+    def check(self, *keys: str) -> None:
+        now = self.clock()
+        for key in keys:
+            recent = self.attempts.setdefault(key, deque())
+            while recent and recent[0] <= now - self.window:
+                recent.popleft()
+            if len(recent) >= self.limit:
+                raise RoomError("Too many attempts. Please wait a minute and try again.")
+        for key in keys:
+            self.attempts[key].append(now)
+
+
+class Rooms:
+    """Every room of this server; rooms are loaded from the store on demand."""
+
+    def __init__(self, store: Store, hub: Hub, clock: Clock = time.monotonic) -> None:
+        self.store = store
+        self.hub = hub
+        self.clock = clock
+        self.rooms: dict[str, Room] = {}
+        self.limiter = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock)
+
+    # --- finding rooms -------------------------------------------------------------------------
+
+    async def find(self, text: str, *requesters: str) -> Room:
+        """The room with this code, counting the attempt against ``requesters``."""
+        self.limiter.check(*requesters)
+        room = await self.get(normalise_code(text))
+        if room is None:
+            raise RoomError("There is no room with that code. Check the code and try again.")
+        return room
+
+    async def get(self, code: str) -> Room | None:
+        if code in self.rooms:
+            return self.rooms[code]
+        if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+            return None
+        row = await self.store.room(code)
+        if row is None:
+            return None
+        room = Room.from_row(row)
+        if datetime.now(UTC) - room.last_action_at > EXPIRY:
+            return None
+        self.rooms[code] = room
+        return room
+
+    async def game(self, room: Room) -> LiveGame | None:
+        """The room's current game, watched so the room follows its progress."""
+        if not room.game_id:
+            return None
+        game = await self.hub.get(room.game_id)
+        if game is not None and room.watched != game.id:
+            self._watch(room, game)
+        return game
+
+    # --- lobby ---------------------------------------------------------------------------------
+
+    async def create(self, host_browser: str, seats: list[Seat]) -> tuple[Room, str]:
+        """A new room; the first seat is the host's. Returns the room and the host's token."""
+        if not seats or not seats[0].is_human:
+            raise RoomError("The first seat is the host's own seat and must be a person.")
+        host = seats[0].colour
+        try:
+            check_seats("same_device", seats)
+        except SetupError as error:
+            raise RoomError(str(error)) from None
+        token = secrets.token_urlsafe(32)
+        room_seats = {s.colour: RoomSeat(colour=s.colour, kind=s.kind, level=s.level,
+                                         name=s.name) for s in seats}
+        room_seats[host].token_hash = token_hash(token)
+        room_seats[host].ready = True
+        for _ in range(10):
+            code = new_code()
+            if await self.store.room(code) is None:
+                break
+        else:  # pragma: no cover - 32^8 codes
+            raise RoomError("Could not find a free room code; please try again.")
+        room = Room(code=code, host=host, seats=room_seats)
+        room.absent_since[host] = self.clock()
+        await self.store.save_room(room.to_row())
+        self.rooms[code] = room
+        return room, token
+
+    async def claim(self, room: Room, colour: int, name: str, *requesters: str) -> str:
+        """Claim an unoccupied human seat; returns the new seat token."""
+        self.limiter.check(*requesters)
+        async with room.lock:
+            seat = room.seats.get(colour)
+            if room.status != "lobby":
+                raise RoomError("The game has already started.")
+            if seat is None or seat.kind != HUMAN:
+                raise RoomError("That seat is not open to players.")
+            if seat.claimed:
+                raise RoomError("Someone has already taken that seat.")
+            name = name.strip()[:24]
+            token = secrets.token_urlsafe(32)
+            seat.token_hash = token_hash(token)
+            seat.name = name
+            seat.ready = False
+            room.absent_since[colour] = self.clock()
+            await self._save(room)
+        self._notify(room)
+        return token
+
+    async def set_ready(self, room: Room, token: str | None, ready: bool,
+                        name: str | None = None) -> None:
+        colour = self._require_seat(room, token)
+        async with room.lock:
+            if room.status != "lobby":
+                raise RoomError("The game has already started.")
+            seat = room.seats[colour]
+            seat.ready = ready
+            if name is not None:
+                seat.name = name.strip()[:24]
+            await self._save(room)
+        self._notify(room)
+
+    async def start(self, room: Room, token: str | None) -> LiveGame:
+        self._require_host(room, token)
+        async with room.lock:
+            if not room.can_start():
+                raise RoomError("Every invited seat must be taken and ready before the start.")
+            game = await self.hub.create_game(f"room:{room.code}", "online",
+                                              [s.seat() for s in room.seats.values()])
+            room.game_id = game.id
+            room.status = "playing"
+            room.last_action_at = datetime.now(UTC)
+            await self._save(room)
+        self._watch(room, game)
+        self._notify(room)
+        return game
+
+    async def play_again(self, room: Room, token: str | None) -> LiveGame:
+        """A finished room starts a new game with the same seats."""
+        self._require_host(room, token)
+        async with room.lock:
+            if room.status != "finished":
+                raise RoomError("The current game is not finished yet.")
+            game = await self.hub.create_game(f"room:{room.code}", "online",
+                                              [s.seat() for s in room.seats.values()])
+            room.game_id = game.id
+            room.status = "playing"
+            room.last_action_at = datetime.now(UTC)
+            await self._save(room)
+        self._watch(room, game)
+        self._notify(room)
+        return game
+
+    # --- play ----------------------------------------------------------------------------------
+
+    async def act(self, room: Room, token: str | None, action: Action,
+                  version: int) -> list[Event]:
+        """Play ``action`` for the seat the token holds (and only on that seat's turn)."""
+        colour = self._require_seat(room, token)
+        game = await self.game(room)
+        if game is None or room.status == "lobby":
+            raise IllegalAction("The game has not started yet.")
+        return await game.act(action, version=version, colour=colour)
+
+    def connect(self, room: Room, colour: int | None) -> None:
+        if colour is None:
+            return
+        room.connections[colour] = room.connections.get(colour, 0) + 1
+        room.absent_since.pop(colour, None)
+        self._notify(room)
+
+    def disconnect(self, room: Room, colour: int | None) -> None:
+        if colour is None:
+            return
+        room.connections[colour] = max(0, room.connections.get(colour, 0) - 1)
+        if not room.connections[colour]:
+            room.absent_since[colour] = self.clock()
+        self._notify(room)
+
+    def absent_for(self, room: Room, colour: int) -> float:
+        """Seconds since the seat's last connection closed (0 while connected)."""
+        since = room.absent_since.get(colour)
+        if since is None or room.connections.get(colour):
+            return 0.0
+        return self.clock() - since
+
+    def replaceable(self, room: Room) -> list[int]:
+        """Human seats (not the host's) absent long enough for the host to replace."""
+        return [s.colour for s in room.human_seats() if s.colour != room.host
+                and room.status == "playing"
+                and self.absent_for(room, s.colour) >= ABSENT_BEFORE_REPLACE]
+
+    async def replace(self, room: Room, token: str | None, colour: int, level: str) -> None:
+        """The host hands an absent human's seat to a computer of ``level``."""
+        self._require_host(room, token)
+        if level not in LEVELS:
+            raise RoomError("Computers are easy, medium or hard.")
+        if colour not in self.replaceable(room):
+            raise RoomError("Only a player who has been away for a minute can be replaced.")
+        game = await self.game(room)
+        async with room.lock:
+            seat = room.seats[colour]
+            seat.kind = COMPUTER
+            seat.level = level
+            seat.token_hash = None
+            await self._save(room)
+        if game is not None:
+            await self.hub.set_seat(game, seat.seat())
+        self._notify(room)
+
+    # --- housekeeping --------------------------------------------------------------------------
+
+    async def cleanup(self, now: datetime | None = None) -> int:
+        """Delete rooms (with their tokens and games) idle for longer than the expiry."""
+        cutoff = (now or datetime.now(UTC)) - EXPIRY
+        codes = await self.store.delete_rooms_before(cutoff)
+        for code in codes:
+            self.rooms.pop(code, None)
+        return len(codes)
+
+    def subscribe(self, room: Room, listener: Callable[[Room], None]) -> None:
+        room.listeners.append(listener)
+
+    def unsubscribe(self, room: Room, listener: Callable[[Room], None]) -> None:
+        if listener in room.listeners:
+            room.listeners.remove(listener)
+
+    def _watch(self, room: Room, game: LiveGame) -> None:
+        """Keep the room's last action time and status in step with its game."""
+
+        def on_action(game: LiveGame, _: list[Event]) -> None:
+            room.last_action_at = datetime.now(UTC)
+            if game.over and room.status == "playing":
+                room.status = "finished"
+            asyncio.get_running_loop().create_task(self._save(room))
+
+        game.watchers.append(on_action)
+        room.watched = game.id
+
+    async def _save(self, room: Room) -> None:
+        await self.store.save_room(room.to_row())
+
+    def _notify(self, room: Room) -> None:
+        for listener in list(room.listeners):
+            listener(room)
+
+    def _require_seat(self, room: Room, token: str | None) -> int:
+        colour = room.colour_of(token)
+        if colour is None:
+            raise IllegalAction("This browser holds no seat in this room.")
+        return colour
+
+    def _require_host(self, room: Room, token: str | None) -> None:
+        if room.colour_of(token) != room.host:
+            raise RoomError("Only the host can do that.")
+
+
+def seat_name(room: Room, colour: int) -> str:
+    seat = room.seats[colour]
+    return seat.name or COLOURS[colour].title()
