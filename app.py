@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 
 import ifaddr
+from fastapi.responses import JSONResponse
 from nicegui import app, background_tasks, ui
 
 from components.lobby import LobbyView, host_tools, read_token, store_token, stored_room_codes
@@ -19,6 +21,8 @@ from components.setup import SetupForm
 from components.table import TableView
 from parcheesi.config import ConfigError, parse
 from parcheesi.game import Action
+from parcheesi.logs import configure as configure_logging
+from parcheesi.migrate import upgrade
 from parcheesi.rooms import Room, RoomError, Rooms
 from parcheesi.runner import ensure_runner
 from parcheesi.store import Store
@@ -31,6 +35,7 @@ try:
     config = parse([] if SIMULATED else sys.argv[1:])
 except ConfigError as error:
     sys.exit(f"parcheesi: {error}")
+configure_logging(config.log_level)
 
 store = Store(config.database_url)
 hub = Hub(store)
@@ -328,6 +333,16 @@ async def play_room(room: Room, token: str | None, header: ui.header) -> None:
     ensure_runner(game, config.pace)
 
 
+@app.get("/health")
+async def health() -> JSONResponse:
+    """For reverse proxies and monitors: 200 while the database answers, 503 otherwise."""
+    database = await store.healthy()
+    return JSONResponse({"status": "ok" if database else "unavailable",
+                         "database": "ok" if database else "unreachable",
+                         "live_games": len(hub.games), "rooms": len(rooms.rooms)},
+                        status_code=200 if database else 503)
+
+
 @ui.page("/rules")
 def rules_page() -> None:
     frame("Rules · Parcheesi")
@@ -354,6 +369,26 @@ def announce() -> None:
 
 
 app.on_startup(announce)
+
+def check_before_start() -> None:
+    """Exit with a one-line reason when the port is taken or the database unreachable."""
+    family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((config.host, config.port))
+        except OSError as error:
+            sys.exit(f"parcheesi: cannot listen on {config.host}:{config.port} ({error.strerror}); "
+                     "is another server running? Choose another --port.")
+    try:
+        upgrade(config.database_url)
+    except Exception as error:  # any driver error: report it in one line and stop
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        sys.exit(f"parcheesi: cannot open the database: {reason}")
+
+
+if __name__ == "__main__" and not SIMULATED:
+    check_before_start()
 
 if __name__ in {"__main__", "__mp_main__"}:
     ui.run(host=config.host, port=config.port, title="Parcheesi", reload=False, show=False,

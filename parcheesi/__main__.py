@@ -5,6 +5,10 @@
 - ``choose --player LEVEL [--lines]``: the position a computer player's choices reach by the
   end of the roll, with the hint's reason; ``--lines`` answers one request per line.
 - ``simulate --players a,b[,c[,d]] --games N --seed S [--json]``: computer-only games.
+- ``migrate``: bring the database up to this version's schema (the server also does it on
+  start).
+- ``backup OUTPUT`` / ``restore BACKUP``: a consistent copy of the database while the server
+  runs; putting one back (server stopped).
 
 Bad input exits with status 2 and a one-line reason on standard error (``choose --lines``
 answers ``{"error": ...}`` on that line instead and carries on).
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from .ai import LEVELS, decide
 from .analysis import outcomes_after_roll
@@ -105,6 +110,46 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _database_url(args: argparse.Namespace) -> str:
+    from .config import parse
+
+    return parse(["--database-url", args.database_url] if args.database_url else []).database_url
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from .migrate import current_revision, upgrade
+
+    url = _database_url(args)
+    try:
+        upgrade(url)
+    except Exception as error:  # report any driver or migration failure in one line
+        return _fail(f"migration failed: {error}")
+    print(f"database at revision {current_revision(url)}")
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from .backup import BackupError, backup
+
+    try:
+        written = backup(_database_url(args), Path(args.output))
+    except BackupError as error:
+        return _fail(str(error))
+    print(f"backup written to {written}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from .backup import BackupError, restore
+
+    try:
+        restore(_database_url(args), Path(args.backup))
+    except BackupError as error:
+        return _fail(str(error))
+    print("backup restored; start the server again")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m parcheesi",
                                      description="Classic Parcheesi tools.")
@@ -127,6 +172,17 @@ def main(argv: list[str] | None = None) -> int:
                      help="processes to play in (results do not depend on it)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
+    for name, run, text in (("migrate", cmd_migrate, "upgrade the database schema"),
+                            ("backup", cmd_backup, "write a consistent backup"),
+                            ("restore", cmd_restore, "restore a backup (server stopped)")):
+        command = commands.add_parser(name, help=text)
+        if name == "backup":
+            command.add_argument("output", help="file to write")
+        if name == "restore":
+            command.add_argument("backup", help="backup file to put back")
+        command.add_argument("--database-url", help="default: the server's setting "
+                             "(PARCHEESI_DATABASE_URL or the SQLite file under data/)")
+        command.set_defaults(run=run)
     args = parser.parse_args(argv)
     return args.run(args)
 

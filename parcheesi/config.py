@@ -8,6 +8,7 @@
 | ``--storage-secret`` | ``PARCHEESI_STORAGE_SECRET`` | generated once into ``data/`` |
 | ``--pace`` | ``PARCHEESI_PACE`` | ``0.5`` seconds per computer step |
 | ``--data-dir`` | ``PARCHEESI_DATA_DIR`` | ``data`` beside ``app.py`` |
+| ``--log-level`` | ``PARCHEESI_LOG_LEVEL`` | ``info`` |
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ class Config:
     storage_secret: str
     pace: float
     data_dir: Path
+    log_level: str = "info"
+
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 class ConfigError(ValueError):
@@ -46,7 +51,12 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     parser.add_argument("--storage-secret", default=env.get("PARCHEESI_STORAGE_SECRET"))
     parser.add_argument("--pace", default=env.get("PARCHEESI_PACE", "0.5"))
     parser.add_argument("--data-dir", default=env.get("PARCHEESI_DATA_DIR"))
+    parser.add_argument("--log-level", default=env.get("PARCHEESI_LOG_LEVEL", "info"))
     args = parser.parse_args(argv)
+    log_level = str(args.log_level).lower()
+    if log_level not in LOG_LEVELS:
+        raise ConfigError(f"log level must be one of {', '.join(LOG_LEVELS)}, "
+                          f"not {args.log_level!r}")
     try:
         port = int(args.port)
     except ValueError:
@@ -62,8 +72,11 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     data_dir = Path(args.data_dir) if args.data_dir else root / "data"
     url = args.database_url or default_url(data_dir)
     secret = args.storage_secret or _stored_secret(data_dir)
+    if not url.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
+        raise ConfigError("the database URL must start with sqlite+aiosqlite:// or "
+                          "postgresql+psycopg://")
     return Config(host=args.host, port=port, database_url=url, storage_secret=secret,
-                  pace=pace, data_dir=data_dir)
+                  pace=pace, data_dir=data_dir, log_level=log_level)
 
 
 def _stored_secret(data_dir: Path) -> str:

@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 from collections import deque
@@ -25,6 +26,8 @@ from .game import Action, Event
 from .state import IllegalAction
 from .store import RoomRow, Store
 from .tables import COMPUTER, HUMAN, LEVELS, Hub, LiveGame, Seat, SetupError, check_seats
+
+log = logging.getLogger(__name__)
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits that cannot be mistaken for each other (no I, O, 0, 1)."""
@@ -216,6 +219,8 @@ class Rooms:
         room.absent_since[host] = self.clock()
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
+        log.info("room created", extra={"room": code, "seats": len(room_seats),
+                                        "invited": len(room.human_seats()) - 1})
         return room, token
 
     async def claim(self, room: Room, colour: int, name: str, *requesters: str) -> str:
@@ -379,11 +384,13 @@ class Rooms:
     def _require_seat(self, room: Room, token: str | None) -> int:
         colour = room.colour_of(token)
         if colour is None:
+            log.info("action rejected", extra={"room": room.code, "reason": "no seat"})
             raise IllegalAction("This browser holds no seat in this room.")
         return colour
 
     def _require_host(self, room: Room, token: str | None) -> None:
         if room.colour_of(token) != room.host:
+            log.info("host action rejected", extra={"room": room.code})
             raise RoomError("Only the host can do that.")
 
 

@@ -19,6 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from .migrate import upgrade
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -117,12 +119,12 @@ class Store:
                 cursor.close()
 
     async def init(self) -> None:
-        """Create missing tables; safe to call again (later calls return at once)."""
+        """Migrate the schema to this version (creating it in a new database); safe to
+        call again (later calls return at once)."""
         async with self._init_lock:
             if self._ready:
                 return
-            async with self.engine.begin() as connection:
-                await connection.run_sync(SQLModel.metadata.create_all)
+            await asyncio.to_thread(upgrade, self.url)
             self._ready = True
 
     async def close(self) -> None:
@@ -223,3 +225,12 @@ class Store:
                     RoomRow.code == code))  # type: ignore[call-overload]
             await session.commit()
             return codes
+
+    async def healthy(self) -> bool:
+        """The database answers a trivial query."""
+        try:
+            async with self.session() as session:
+                await session.exec(select(1))  # type: ignore[call-overload]
+            return True
+        except Exception:  # any driver error means "not healthy"
+            return False

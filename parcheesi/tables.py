@@ -139,6 +139,23 @@ class LiveGame:
         """Apply ``action`` made against ``version``; raise IllegalAction (nothing changed)
         when it is stale, for a computer's seat, for a seat (``colour``) whose turn it is
         not, after the game ended or against the rules."""
+        try:
+            events = await self._act(action, version, computer, colour)
+        except IllegalAction as error:
+            log.info("action rejected", extra={"game": self.id, "reason": str(error)})
+            raise
+        if self.over:
+            log.info("game finished", extra={"game": self.id, "mode": self.mode,
+                                             "winner": COLOURS[self.state.winner or 0]})
+        for listener in [*self.watchers, *self.listeners]:
+            try:
+                listener(self, events)
+            except Exception:  # a broken client must not stop the game for the others
+                log.exception("listener failed", extra={"game": self.id})
+        return events
+
+    async def _act(self, action: Action, version: int, computer: bool,
+                   colour: int | None) -> list[Event]:
         async with self.lock:
             if version != self.version:
                 raise IllegalAction("The game has moved on; that action was for an older "
@@ -161,11 +178,6 @@ class LiveGame:
             self.version += 1
             self.stats.record(events)
             self.changed.set()
-        for listener in [*self.watchers, *self.listeners]:
-            try:
-                listener(self, events)
-            except Exception:  # a broken client must not stop the game for the others
-                log.exception("listener failed for game %s", self.id)
         return events
 
 

@@ -18,5 +18,10 @@ if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# A throwaway PostgreSQL server: the storage, room and recovery tests run on it too.
+PARCHEESI_TEST_POSTGRES_URL=$(./scripts/test-postgres.sh)
+export PARCHEESI_TEST_POSTGRES_URL
+trap './scripts/test-postgres.sh stop' EXIT
+
 .venv/bin/ruff check .
 .venv/bin/python -m pytest "$@"

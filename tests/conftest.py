@@ -17,6 +17,7 @@ the driver is shared by the whole session).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -80,3 +81,44 @@ def app_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     monkeypatch.setenv("PARCHEESI_PACE", "0")
     monkeypatch.delenv("PARCHEESI_DATABASE_URL", raising=False)
     return data
+
+
+POSTGRES_ENV = "PARCHEESI_TEST_POSTGRES_URL"
+
+
+def _fresh_postgres_database(admin_url: str) -> tuple[str, str]:
+    """Create an empty database on the test server; return its URL and name."""
+    import uuid
+
+    import psycopg
+
+    name = f"parcheesi_test_{uuid.uuid4().hex[:12]}"
+    libpq = admin_url.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return admin_url.rsplit("/", 1)[0] + "/" + name, name
+
+
+def _drop_postgres_database(admin_url: str, name: str) -> None:
+    import psycopg
+
+    libpq = admin_url.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
+    """An empty database of each kind the server supports. PostgreSQL comes from the server
+    ``scripts/test.sh`` starts (``PARCHEESI_TEST_POSTGRES_URL``); without it these tests
+    fail rather than pass unchecked."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    admin = os.environ.get(POSTGRES_ENV)
+    if not admin:
+        pytest.fail(f"{POSTGRES_ENV} is not set: run the tests with ./scripts/test.sh, which "
+                    "starts a PostgreSQL server for them")
+    url, name = _fresh_postgres_database(admin)
+    yield url
+    _drop_postgres_database(admin, name)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the database schema (applied on start, or by ``migrate``)."""

@@ -1,0 +1,148 @@
+"""Storage on SQLite and PostgreSQL: versioned appends, restart recovery, migrations, backups."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from parcheesi.backup import backup, restore
+from parcheesi.game import Roll, legal_actions
+from parcheesi.migrate import current_revision, sync_url, upgrade
+from parcheesi.state import IllegalAction
+from parcheesi.store import Store, VersionConflict
+from parcheesi.tables import COMPUTER, HUMAN, Hub, LiveGame, Seat
+
+ROOT = Path(__file__).resolve().parent.parent
+SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
+
+
+async def play_some(game: LiveGame, actions: int) -> None:
+    """Play ``actions`` legal actions (first offered), whoever's turn it is."""
+    for _ in range(actions):
+        action = legal_actions(game.state)[0]
+        await game.act(action, version=game.version,
+                       computer=not game.seat_to_act().is_human)
+
+
+async def test_actions_are_stored_and_a_fresh_server_resumes_the_game(database_url):
+    store = Store(database_url)
+    game = await Hub(store).create_local("browser-a", "solo", SEATS)
+    await play_some(game, 25)
+    state, version = game.state, game.version
+    await store.close()
+
+    restarted = Store(database_url)
+    resumed = await Hub(restarted).local_game("browser-a")
+    assert resumed is not None and resumed.id == game.id
+    assert resumed.version == version == 25
+    assert resumed.state == state
+    assert resumed.stats.captures == game.stats.captures
+    await play_some(resumed, 5)
+    assert resumed.version == 30
+    await restarted.close()
+
+
+async def test_a_stale_or_concurrent_action_is_refused_and_changes_nothing(database_url):
+    store = Store(database_url)
+    game = await Hub(store).create_local("browser-b", "same_device",
+                                         [Seat(colour=1, kind=HUMAN), Seat(colour=3, kind=HUMAN)])
+    results = await asyncio.gather(game.act(Roll(), version=0), game.act(Roll(), version=0),
+                                   return_exceptions=True)
+    assert sum(1 for r in results if isinstance(r, IllegalAction)) == 1
+    assert game.version == 1
+    with pytest.raises(IllegalAction, match="moved on"):
+        await game.act(Roll(), version=0)
+    assert len(await store.actions(game.id)) == 1
+    # The store itself refuses a second write for the same version.
+    before = (await store.game(game.id)).state  # type: ignore[union-attr]
+    with pytest.raises(VersionConflict):
+        await store.append_action(game.id, 0, {"type": "roll"}, {"forged": True}, False)
+    assert (await store.game(game.id)).state == before  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resume(
+        database_url):
+    # Version 1 of the schema (local games only), with a game saved by that version.
+    store = Store(database_url)
+    game = await Hub(store).create_local("browser-c", "solo", SEATS)
+    await play_some(game, 12)
+    saved = {"state": game.state, "version": game.version}
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE rooms"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    engine.dispose()
+    assert current_revision(database_url) == "0001"
+
+    upgraded = Store(database_url)
+    resumed = await Hub(upgraded).local_game("browser-c")
+    assert current_revision(database_url) == "0002"
+    assert resumed is not None
+    assert (resumed.state, resumed.version) == (saved["state"], saved["version"])
+    await play_some(resumed, 3)
+    assert resumed.version == saved["version"] + 3
+    await upgraded.close()
+
+
+async def test_migrating_a_new_database_step_by_step_reaches_the_same_schema(database_url):
+    await asyncio.to_thread(upgrade, database_url, "0001")
+    assert current_revision(database_url) == "0001"
+    await asyncio.to_thread(upgrade, database_url)
+    assert current_revision(database_url) == "0002"
+    store = Store(database_url)
+    assert await store.healthy()
+    await store.close()
+
+
+async def test_backup_while_running_and_restore(database_url, tmp_path):
+    store = Store(database_url)
+    hub = Hub(store)
+    game = await hub.create_local("browser-d", "solo", SEATS)
+    await play_some(game, 10)
+    at_backup = (game.state, game.version)
+    backup_file = await asyncio.to_thread(backup, database_url, tmp_path / "backup.dump")
+    assert backup_file.stat().st_size > 0
+    await play_some(game, 10)  # the game goes on after the backup
+    await store.close()
+
+    if database_url.startswith("postgresql"):
+        # Restore into an empty database, as after losing the server's disk.
+        from conftest import _drop_postgres_database, _fresh_postgres_database
+        admin = database_url.rsplit("/", 1)[0] + "/postgres"
+        target, name = _fresh_postgres_database(admin)
+    else:
+        target, name = database_url, None
+    await asyncio.to_thread(restore, target, backup_file)
+    restored_store = Store(target)
+    restored = await Hub(restored_store).local_game("browser-d")
+    assert restored is not None
+    assert (restored.state, restored.version) == at_backup
+    await restored_store.close()
+    if name:
+        _drop_postgres_database(admin, name)
+
+
+def test_backup_command_writes_a_file_and_reports_bad_urls(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    migrate = subprocess.run([sys.executable, "-m", "parcheesi", "migrate", "--database-url",
+                              url], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert migrate.returncode == 0, migrate.stderr
+    assert "0002" in migrate.stdout
+    out = tmp_path / "copy.sqlite3"
+    done = subprocess.run([sys.executable, "-m", "parcheesi", "backup", str(out),
+                           "--database-url", url], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert out.exists()
+    missing = subprocess.run([sys.executable, "-m", "parcheesi", "backup", str(out),
+                              "--database-url", f"sqlite+aiosqlite:///{tmp_path / 'none.db'}"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert missing.returncode == 2
+    assert "no database file" in missing.stderr
