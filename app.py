@@ -14,7 +14,14 @@ import ifaddr
 from fastapi.responses import JSONResponse
 from nicegui import app, background_tasks, ui
 
-from components.lobby import LobbyView, host_tools, read_token, store_token, stored_room_codes
+from components.lobby import (
+    LobbyView,
+    ask_browser,
+    host_tools,
+    read_token,
+    store_token,
+    stored_room_codes,
+)
 from components.rules_page import rules_content
 from components.settings import Settings, settings_button
 from components.setup import SetupForm
@@ -238,11 +245,10 @@ async def play_page() -> None:
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, config.pace)
-    if "NICEGUI_USER_SIMULATION" not in os.environ:  # no browser to ask in simulated tests
-        await ui.context.client.connected()
-        settings.system_reduced_motion = bool(await ui.run_javascript(
-            "matchMedia('(prefers-reduced-motion: reduce)').matches"))
-        view.redraw([])
+    await ui.context.client.connected()
+    settings.system_reduced_motion = bool(await ask_browser(
+        "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
+    view.redraw([])
 
 
 def invite_url(code: str) -> str:

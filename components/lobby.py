@@ -27,9 +27,18 @@ def token_key(code: str) -> str:
     return TOKEN_PREFIX + code
 
 
+async def ask_browser(code: str, default: Any = None) -> Any:
+    """Run ``code`` in the browser and return its result; ``default`` if it does not answer
+    in time (a page must still work when a phone is slow or the socket drops)."""
+    try:
+        return await ui.run_javascript(code, timeout=3.0)
+    except TimeoutError:
+        return default
+
+
 async def read_token(code: str) -> str | None:
     """This browser's seat token for room ``code`` (from its localStorage)."""
-    value = await ui.run_javascript(f"localStorage.getItem({json.dumps(token_key(code))})")
+    value = await ask_browser(f"localStorage.getItem({json.dumps(token_key(code))})")
     return value if isinstance(value, str) and value else None
 
 
@@ -41,9 +50,9 @@ async def store_token(code: str, token: str, client: Client | None = None) -> No
 
 async def stored_room_codes() -> list[str]:
     """Codes of the rooms this browser holds a seat token for."""
-    value = await ui.run_javascript(
+    value = await ask_browser(
         f"Object.keys(localStorage).filter(k => k.startsWith({json.dumps(TOKEN_PREFIX)}))"
-        f".map(k => k.slice({len(TOKEN_PREFIX)}))")
+        f".map(k => k.slice({len(TOKEN_PREFIX)}))", [])
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 

@@ -444,10 +444,9 @@ def roll_outcomes(state: State) -> list[tuple[State, list[Action]]]:
     """
     results: dict[Pieces, tuple[State, list[Action]]] = {}
     if state.phase is Phase.MOVE:
-        plan, node = roll_plan(state)
-        if node != plan.root:
-            state = state.with_()
-            plan, node = roll_plan(state)
+        # A fresh search, not the state's cached one: steps asked for earlier (a person
+        # looking at the options) must not change which paths and pieces are listed.
+        plan = RollPlan(state)
         homes = state.mover.count(HOME)
         for final in sorted(plan.finals()):
             mover, captured, _ = final

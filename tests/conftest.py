@@ -122,3 +122,40 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
     url, name = _fresh_postgres_database(admin)
     yield url
     _drop_postgres_database(admin, name)
+
+
+def emulate_browser_storage(user) -> dict[str, str]:
+    """Answer the page's ``localStorage`` and ``matchMedia`` scripts for a simulated user
+    (NiceGUI's ``user`` fixture has no browser); returns that user's storage."""
+    import json
+    import re
+
+    storage: dict[str, str] = {}
+
+    def set_item(match: re.Match[str]) -> bool:
+        storage[json.loads(match.group(1))] = json.loads(match.group(2))
+        return True
+
+    rules = user.javascript_rules
+    rules[re.compile(r'localStorage\.getItem\(("[^"]*")\)')] = (
+        lambda m: storage.get(json.loads(m.group(1))))
+    rules[re.compile(r'localStorage\.setItem\(("[^"]*"), ("[^"]*")\); true')] = set_item
+    rules[re.compile(r'Object\.keys\(localStorage\)\.filter\(k => k\.startsWith\(("[^"]*")\)\)'
+                     r'\.map\(k => k\.slice\((\d+)\)\)')] = (
+        lambda m: [k[int(m.group(2)):] for k in storage if k.startswith(json.loads(m.group(1)))])
+    rules[re.compile(r"matchMedia\(.*\)\.matches")] = lambda m: False
+    return storage
+
+
+@pytest.fixture(autouse=True)
+def simulated_browser_storage(monkeypatch: pytest.MonkeyPatch):
+    """Every simulated user answers the storage scripts like a browser would."""
+    from nicegui.testing.user import User
+
+    original = User.__init__
+
+    def init(self, *args, **kwargs) -> None:
+        original(self, *args, **kwargs)
+        self.storage = emulate_browser_storage(self)
+
+    monkeypatch.setattr(User, "__init__", init)

@@ -220,3 +220,30 @@ def test_simulate_command_rejects_unknown_players():
     result = _run(["simulate", "--players", "hard,wizard", "--games", "2"], "")
     assert result.returncode == 2
     assert "wizard" in result.stderr
+
+
+def test_decisions_depend_on_the_position_only_not_on_earlier_lookups():
+    """Looking at a human's options first (which fills the roll's cache) or reading the
+    state back from JSON must not change the hint: games replay from their record."""
+    from parcheesi.game import combined_moves, legal_steps
+    from parcheesi.notation import state_from_json, state_to_json
+
+    checked = 0
+    for seed in range(8):
+        game = Game((0, 2), seed)
+        while game.state.phase is not Phase.OVER:
+            state = game.state
+            if state.phase in (Phase.MOVE, Phase.REWARD):
+                first = hint(state).actions
+                read_back = state_from_json(state_to_json(state))
+                legal_steps(state)
+                for piece in range(4):
+                    combined_moves(state, piece)
+                assert hint(state).actions == first
+                assert hint(read_back).actions == first
+                checked += 1
+                for action in first:
+                    game.play(action)
+            else:
+                game.play(Roll())
+    assert checked > 100

@@ -1,0 +1,436 @@
+"""The app's pages as a person uses them, through NiceGUI's simulated user (no browser).
+
+``app.py`` is started by the ``user`` fixture (``main_file`` in pyproject) with its own data
+directory and computer pace 0 (conftest). Games get a fixed dice seed, so the dice and the
+computers' choices are known: with ``SEED`` Ruby wins the opening roll (4+3 against 1+1) and
+then rolls 5 and 3 with every piece in START. Helpers (finding by ``data-testid``, clicking
+and awaiting the handler, bounded polling) are in ``ui_helpers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from pathlib import Path
+
+import pytest
+from nicegui import app, background_tasks, ui
+from nicegui.testing import User, user_simulation
+from ui_helpers import (
+    board,
+    browser_id,
+    choose,
+    click,
+    computers_done,
+    element,
+    elements,
+    enabled,
+    hub,
+    ids_starting,
+    live_game,
+    press,
+    roll_until_move,
+    settle,
+    start_game,
+    stop_runners,
+    text,
+    trigger,
+    until,
+)
+
+from parcheesi.ai import hint
+from parcheesi.game import apply
+from parcheesi.notation import action_from_json
+from parcheesi.state import Phase
+from parcheesi.tables import COMPUTER, HUMAN
+
+SEED = 26
+RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+
+
+@pytest.fixture
+async def table_user(user: User):
+    """The ``user`` fixture, with the computers' tasks stopped before the app goes away."""
+    yield user
+    stop_runners()
+
+
+def board_state(user: User) -> dict:
+    shown = board(user)
+    assert shown is not None, "no board on the page"
+    return shown.props["state"]
+
+
+def board_pieces(user: User) -> dict[tuple[int, int], list]:
+    return {(p[0], p[1]): p for p in board_state(user)["pieces"]}
+
+
+def log_lines(user: User) -> list[str]:
+    with user:
+        return [label.text for label in element(user, "log").descendants()
+                if isinstance(label, ui.label)]
+
+
+async def first_roll_to_play(user: User) -> None:
+    """A solo Ruby-Sapphire game at Ruby's first roll to play (5 and 3, all in START)."""
+    game = await start_game(user, levels={"sapphire": "easy"})
+    assert text(user, "turn").startswith("Opening roll") and "Ruby" in text(user, "turn")
+    await roll_until_move(user, game)
+    assert game.state.turn == RUBY and game.state.dice == (5, 3)
+
+
+async def guarded(checks: Awaitable[None]) -> BaseException | None:
+    try:
+        await checks
+    except Exception as error:
+        return error
+    return None
+
+
+# --- the set-up form ---------------------------------------------------------------------------
+
+
+async def test_two_players_are_offered_only_opposite_pairs(table_user: User) -> None:
+    user = table_user
+    await user.open("/")
+    await click(user, "new-game")
+    assert elements(user, "start-game")
+    await choose(user, "player-count", 2)
+    pair = element(user, "pair", ui.radio)
+    assert set(pair.options) == {"ruby-sapphire", "emerald-amber"}
+    assert ids_starting(user, "seat-") == ["seat-ruby", "seat-sapphire"]
+    assert set(element(user, "your-colour").options) == {RUBY, SAPPHIRE}
+    await choose(user, "pair", "emerald-amber")
+    assert ids_starting(user, "seat-") == ["seat-emerald", "seat-amber"]
+    assert set(element(user, "your-colour").options) == {EMERALD, AMBER}
+    await user.should_see("Emerald with Amber")
+
+    await choose(user, "player-count", 3)
+    assert not elements(user, "pair")
+    await choose(user, "left-out", RUBY)
+    assert ids_starting(user, "seat-") == ["seat-emerald", "seat-sapphire", "seat-amber"]
+    await choose(user, "player-count", 4)
+    assert not elements(user, "left-out")
+    assert len(ids_starting(user, "seat-")) == 4
+
+
+async def test_same_device_game_of_computers_only_can_be_watched_to_the_end(
+        table_user: User) -> None:
+    """Any mix of people and computers may share a screen, even no people at all."""
+    user = table_user
+    await user.open("/new")
+    await choose(user, "mode", "same_device")
+    await choose(user, "player-count", 2)
+    assert ids_starting(user, "kind-") == ["kind-ruby", "kind-sapphire"]
+    await choose(user, "kind-ruby", COMPUTER)
+    await click(user, "start-game")
+    game = await live_game(user)
+    assert game.mode == "same_device"
+    assert [game.seats[c].kind for c in (RUBY, SAPPHIRE)] == [COMPUTER, COMPUTER]
+    await until(lambda: game.over, "the computers finish the game", timeout=60)
+    await user.should_see(marker=None, content="wins!")
+    assert not enabled(user, "roll")
+
+
+async def test_solo_game_seats_follow_the_form(table_user: User) -> None:
+    user = table_user
+    await user.open("/new")
+    await choose(user, "player-count", 3)
+    await choose(user, "left-out", EMERALD)
+    await choose(user, "your-colour", SAPPHIRE)
+    assert ids_starting(user, "name-") == ["name-sapphire"]  # only the person has a name box
+    assert ids_starting(user, "level-") == ["level-ruby", "level-amber"]
+    user.find(kind=ui.input).type("Grandma")
+    await choose(user, "level-ruby", "hard")
+    await choose(user, "level-amber", "easy")
+    await click(user, "start-game")
+
+    game = await live_game(user)
+    assert game.mode == "solo"
+    seats = {c: (s.kind, s.level if s.kind == COMPUTER else s.name) for c, s in game.seats.items()}
+    assert seats == {RUBY: (COMPUTER, "hard"), SAPPHIRE: (HUMAN, "Grandma"),
+                     AMBER: (COMPUTER, "easy")}
+    await computers_done(game)  # Ruby (a computer) rolls for the start first
+    assert text(user, "turn").startswith("Opening roll") and "Grandma" in text(user, "turn")
+    state = board_state(user)
+    assert state["active"] == [1, 0, 1, 1]
+    assert state["rotation"] == SAPPHIRE  # the person's colour is at the bottom
+    assert element(user, "piece-1").props["aria-label"] == "Grandma piece 1, in START"
+
+
+# --- playing -----------------------------------------------------------------------------------
+
+
+async def test_solo_game_to_a_first_move(table_user: User) -> None:
+    user = table_user
+    await first_roll_to_play(user)
+    game = await live_game(user)
+    assert "Ruby starts" in log_lines(user)
+    assert element(user, "dice").props["aria-label"] == "Dice: 5 and 3"
+    assert text(user, "status") == "Ruby rolled 5 and 3"
+    assert ids_starting(user, "portion-") == ["portion-5", "portion-3"]
+    assert not enabled(user, "roll")
+    assert all(enabled(user, f"piece-{k}") for k in range(1, 5))
+    assert not elements(user, "move-option")
+    await user.should_see("Choose a piece")
+
+    await click(user, "piece-1")
+    options = elements(user, "move-option")
+    assert [o.text for o in options] == ["Enter"]
+    assert board_pieces(user)[(RUBY, 0)][6] == 3  # movable and selected
+    assert len(board_state(user)["targets"]) == 1
+    before = board_pieces(user)[(RUBY, 0)][2:4]
+    await click(user, "move-option")
+
+    assert game.state.pieces[RUBY][0] == 0
+    assert text(user, "status") == "Ruby entered piece 1"
+    assert log_lines(user)[0] == "Ruby entered piece 1"  # newest first
+    assert board_pieces(user)[(RUBY, 0)][2:4] != before
+    assert element(user, "piece-1").props["aria-label"] == (
+        "Ruby piece 1, on the track, 71 squares from home")
+    # The 3 is left, and only the piece just entered can use it.
+    assert ids_starting(user, "portion-") == ["portion-3"]
+    assert [enabled(user, f"piece-{k}") for k in range(1, 5)] == [True, False, False, False]
+
+    # Use the chip, then the piece on the board.
+    await click(user, "portion-3")
+    assert element(user, "portion-3").props["aria-pressed"] == "true"
+    version = game.version
+    await trigger(user, board(user), "piece_click", {"colour": RUBY, "piece": 0})
+    assert game.version == version + 1
+    assert game.state.pieces[RUBY][0] == 3 or game.stats.lost.get(RUBY)
+    assert any(line.startswith("Ruby moved piece 1") for line in log_lines(user))
+
+
+async def test_reload_and_home_resume_the_same_game(table_user: User) -> None:
+    user = table_user
+    await first_roll_to_play(user)
+    await click(user, "piece-1")
+    await click(user, "move-option")
+    game = await live_game(user)
+    shown = board_pieces(user)
+
+    await user.open("/play")  # a reload
+    assert await live_game(user) is game
+    assert board_pieces(user) == shown
+    assert element(user, "dice").props["aria-label"] == "Dice: 5 and 3"
+    assert ids_starting(user, "portion-") == ["portion-3"]
+
+    await user.open("/")
+    assert elements(user, "resume")
+    await click(user, "resume")
+    assert board_pieces(user) == shown
+    await click(user, "piece-1")
+    assert [o.text for o in elements(user, "move-option")] == ["Move 3"]
+
+
+async def test_a_restarted_server_carries_on_with_the_game(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Two runs of app.py on one data directory; the browser keeps its cookie in between.
+
+    A failure inside ``user_simulation`` would skip NiceGUI's shutdown and break the tests
+    after this one, so each run's checks are caught and raised after the run has ended.
+    """
+    before: dict = {}
+
+    async def first_run(user: User) -> None:
+        await first_roll_to_play(user)
+        await click(user, "piece-1")
+        await click(user, "move-option")
+        game = await live_game(user)
+        before.update(game=game, state=game.state, version=game.version, id=game.id,
+                      shown=board_pieces(user), cookies=user.http_client.cookies)
+
+    async def second_run(user: User) -> None:
+        assert hub().games == {}  # a new process knows no game yet
+        user.http_client.cookies = before["cookies"]
+        await user.open("/")
+        assert elements(user, "resume")
+        await click(user, "resume")
+        restored = await live_game(user)
+        assert restored is not before["game"]
+        assert (restored.id, restored.version, restored.state) == (
+            before["id"], before["version"], before["state"])
+        assert board_pieces(user) == before["shown"]
+        assert ids_starting(user, "portion-") == ["portion-3"]
+        await click(user, "piece-1")
+        await click(user, "move-option")  # Move 3: the game goes on
+        assert restored.version == before["version"] + 1
+        await computers_done(restored)
+
+    for run in (first_run, second_run):
+        async with user_simulation(main_file=APP) as user:
+            failure = await guarded(run(user))
+            stop_runners()  # the process ends: its computers stop
+        if failure is not None:
+            raise failure
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+
+
+async def test_hint_is_shown_and_play_best_plays_it(table_user: User) -> None:
+    user = table_user
+    await first_roll_to_play(user)
+    game = await live_game(user)
+    rolled = game.state
+    expected = hint(rolled)
+
+    await click(user, "hint")
+    assert text(user, "status") == f"Hint: {expected.reason}"
+    assert board_state(user)["targets"], "the hinted landing squares are previewed"
+    assert game.version == 3  # a hint changes nothing
+
+    await click(user, "play-best")
+    # The actions Play best sent reach the hinted position. (Compared as positions: which of
+    # two interchangeable pieces, e.g. START pieces, the engine names can depend on what was
+    # asked of it before.)
+    played = [action_from_json(raw) for raw in await game.store.actions(game.id)]
+    after = rolled
+    for action in played[3:3 + len(expected.actions)]:
+        after, _ = apply(after, action, game.dice)
+    assert [sorted(own) for own in after.pieces] == [
+        sorted(own) for own in expected.state.pieces]
+    assert not text(user, "status").startswith("Hint")
+
+
+async def test_settings_are_kept_for_the_browser(table_user: User) -> None:
+    user = table_user
+    await start_game(user)
+    assert board_state(user)["rotation"] == RUBY and board_state(user)["reduced"] is False
+    dialog = element(user, "settings-dialog").parent_slot.parent
+    assert isinstance(dialog, ui.dialog) and dialog.value is False
+    await click(user, "settings")
+    assert dialog.value is True
+    assert element(user, "setting-sound").value is True
+    await click(user, "setting-sound")
+    await choose(user, "setting-motion", "on")
+    await choose(user, "setting-orientation", "sapphire")
+    with user:
+        element(user, "setting-volume").value = 25
+    state = board_state(user)
+    assert (state["rotation"], state["reduced"]) == (SAPPHIRE, True)  # applied at once
+    await click(user, "settings-close")
+    assert dialog.value is False
+
+    await user.open("/play")
+    assert element(user, "setting-sound").value is False
+    assert element(user, "setting-volume").value == 25
+    assert element(user, "setting-motion").value == "on"
+    assert element(user, "setting-orientation").value == "sapphire"
+    state = board_state(user)
+    assert (state["rotation"], state["reduced"]) == (SAPPHIRE, True)
+    with user:
+        assert app.storage.user["orientation"] == "sapphire"
+
+
+async def test_two_browsers_do_not_see_each_others_games(table_user: User, create_user) -> None:
+    alice: User = create_user()
+    bob: User = create_user()
+    alice_game = await start_game(alice)
+    await alice.open("/")
+    assert elements(alice, "resume")
+
+    await bob.open("/")
+    assert not elements(bob, "resume")
+    assert browser_id(bob) != browser_id(alice)
+    await bob.open("/play")  # no game: back home
+    await until(lambda: bool(elements(bob, "new-game")), "Bob to be sent home")
+    assert board(bob) is None
+
+    bob_game = await start_game(bob, count=4)
+    assert bob_game.id != alice_game.id
+    assert bob_game.owner != alice_game.owner
+    assert board_state(bob)["active"] == [1, 1, 1, 1]
+    await alice.open("/play")
+    assert await live_game(alice) is alice_game
+    assert not alice_game.abandoned
+    assert board_state(alice)["active"] == [1, 0, 1, 0]
+
+
+async def test_new_game_during_a_game_asks_first(table_user: User) -> None:
+    user = table_user
+    game = await start_game(user)
+    await click(user, "roll")  # Ruby rolls for the start
+    await computers_done(game)
+    version = game.version
+
+    await user.open("/")
+    await click(user, "new-game")
+    before = set(background_tasks.running_tasks)
+    await click(user, "start-game", wait=False)
+    await until(lambda: bool(elements(user, "keep-game")), "the confirmation dialog")
+    await user.should_see("Abandon the game in progress and start a new one?")
+    await click(user, "keep-game")
+    await settle(before)
+    assert elements(user, "start-game"), "Keep playing stays on the form"
+    assert await live_game(user) is game and not game.abandoned
+    await user.open("/")
+    await click(user, "resume")
+    assert game.version == version
+    assert "Ruby" in text(user, "turn") and game.state.turn == RUBY
+
+    await user.open("/new")
+    before = set(background_tasks.running_tasks)
+    await click(user, "start-game", wait=False)
+    await until(lambda: bool(elements(user, "confirm-new-game")), "the confirmation dialog")
+    await click(user, "confirm-new-game")
+    await settle(before)
+    fresh = await live_game(user)
+    assert fresh.id != game.id and game.abandoned
+    assert fresh.version == 0 and text(user, "turn").startswith("Opening roll")
+
+
+# --- inputs that must change nothing ------------------------------------------------------------
+
+
+async def test_pieces_that_cannot_move_ignore_clicks_and_keys(table_user: User) -> None:
+    user = table_user
+    await first_roll_to_play(user)
+    game = await live_game(user)
+    await click(user, "piece-1")
+    await click(user, "move-option")  # Enter; the 3 is left for piece 1 only
+    version = game.version
+    await click(user, "piece-2")  # disabled: a person's click does nothing
+    await trigger(user, element(user, "piece-2"), "click")  # a forged click neither
+    await press(user, "3")
+    drawn = board(user)
+    await trigger(user, drawn, "piece_click", {"colour": RUBY, "piece": 3})
+    await trigger(user, drawn, "piece_click", {"colour": SAPPHIRE, "piece": 0})
+    assert not elements(user, "move-option")
+    assert not any(p[6] & 2 for p in board_state(user)["pieces"]), "nothing is selected"
+    # Roll is not for now: the roll is still being played.
+    assert not enabled(user, "roll")
+    await trigger(user, element(user, "roll"), "click")
+    await press(user, "r")
+    assert game.version == version
+    assert game.state.phase is Phase.MOVE and game.state.portions == (3,)
+
+    await press(user, "1")  # the key picks the piece that can move
+    assert [o.text for o in elements(user, "move-option")] == ["Move 3"]
+
+
+@pytest.fixture
+def slow_computers(app_data, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Computers wait 10 s (the most allowed) before each step: longer than the test."""
+    monkeypatch.setenv("PARCHEESI_PACE", "10")
+
+
+async def test_roll_on_a_computers_turn_does_nothing(slow_computers, table_user: User) -> None:
+    user = table_user
+    game = await start_game(user)
+    await click(user, "roll")  # Ruby rolls for the start; Sapphire rolls next
+    assert game.state.phase is Phase.OPENING and game.state.turn == SAPPHIRE
+    assert text(user, "turn").startswith("Opening roll") and "Sapphire" in text(user, "turn")
+    version = game.version
+    assert not enabled(user, "roll")
+    await trigger(user, element(user, "roll"), "click")
+    await press(user, "r")
+    assert not enabled(user, "hint")
+    await trigger(user, element(user, "hint"), "click")
+    assert game.version == version
+    assert text(user, "status") == "A hint is available when you have a roll to play."
+    assert not any(enabled(user, f"piece-{k}") for k in range(1, 5))

@@ -1,0 +1,198 @@
+"""The table in headless Chromium at phone size (390 x 844), and once at desktop size.
+
+``app.py`` is started by the ``screen`` fixture (see conftest.py: Debian's Chromium, the phone
+viewport through device-metrics emulation, computer pace 0). The dice seed is fixed: Ruby wins
+the opening roll against Sapphire (4+3 against 1+1) and then rolls 5 and 3 with every piece in
+START, so Enter is the move on offer. Waiting is on conditions only (``screen.wait_for``,
+WebDriverWait); the screen fixture saves a screenshot, ``<test>.failed.png`` on failure.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import PHONE_VIEWPORT
+from nicegui.testing import Screen
+from selenium.webdriver import ActionChains, Keys
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+
+pytestmark = pytest.mark.browser
+
+SEED = 26
+DESKTOP_VIEWPORT = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+WAIT = 8.0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+
+
+def css(testid: str) -> str:
+    return f'[data-testid="{testid}"]'
+
+
+def by_testid(screen: Screen, testid: str) -> WebElement:
+    return screen.find_by_css(css(testid))
+
+
+def all_now(screen: Screen, selector: str) -> list[WebElement]:
+    """The elements matching ``selector`` right now (no implicit wait for absent ones)."""
+    with screen.implicitly_wait(0):
+        return screen.selenium.find_elements(By.CSS_SELECTOR, selector)
+
+
+def until(screen: Screen, condition, message: str) -> None:
+    WebDriverWait(screen.selenium, WAIT, poll_frequency=0.05).until(
+        lambda _: condition(), message)
+
+
+def enabled_button(screen: Screen, testid: str, label: str) -> bool:
+    buttons = all_now(screen, css(testid))
+    return (bool(buttons) and buttons[0].is_enabled()
+            and buttons[0].text.strip().lower() == label.lower())  # Quasar shows capitals
+
+
+def status(screen: Screen) -> str:
+    return by_testid(screen, "status").text
+
+
+def press(screen: Screen, *keys: str) -> None:
+    ActionChains(screen.selenium).send_keys(*keys).perform()
+
+
+def active_testid(screen: Screen) -> str | None:
+    return screen.selenium.switch_to.active_element.get_attribute("data-testid")
+
+
+def start_solo_game(screen: Screen) -> None:
+    """Ruby (the person) against Sapphire, from the form."""
+    screen.open("/new")
+    screen.click("2 players")
+    screen.wait_for(lambda: bool(all_now(screen, css("seat-sapphire"))))
+    assert not all_now(screen, css("seat-emerald"))
+    by_testid(screen, "start-game").click()
+    until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"),
+          "the table with Roll for the start")
+    screen.wait_for(lambda: len(piece_boxes(screen)) == 1 + 8)
+
+
+def wait_for_ruby_to_roll(screen: Screen) -> None:
+    until(screen, lambda: enabled_button(screen, "roll", "Roll"),
+          "Roll, once Sapphire has rolled for the start")
+
+
+def wait_for_five_and_three(screen: Screen) -> None:
+    until(screen, lambda: by_testid(screen, "dice").get_attribute("aria-label")
+          == "Dice: 5 and 3", "the dice to show 5 and 3")
+
+
+def movable_ruby_pieces(screen: Screen) -> list[str]:
+    return [e.get_attribute("data-testid") for e in all_now(
+        screen, '[data-testid^="board-piece-ruby-"][tabindex="0"]')]
+
+
+def piece_boxes(screen: Screen) -> dict[str, list[float]]:
+    """data-testid -> [left, top, right, bottom] of the board and every piece on it."""
+    boxes = screen.selenium.execute_script(
+        "return [...document.querySelectorAll('[data-testid=board], [data-testid^=board-piece-]')]"
+        ".map(e => { const r = e.getBoundingClientRect();"
+        " return [e.dataset.testid, r.left, r.top, r.right, r.bottom]; })")
+    return {box[0]: box[1:] for box in boxes}
+
+
+def box(screen: Screen, testid: str) -> list[float]:
+    return screen.selenium.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom];", css(testid))
+
+
+def entered(screen: Screen) -> bool:
+    label = by_testid(screen, "board-piece-ruby-1").get_attribute("aria-label") or ""
+    return "on the track" in label and "Ruby entered piece 1" in status(screen)
+
+
+def test_phone_roll_and_move_with_the_board(screen: Screen) -> None:
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    wait_for_five_and_three(screen)
+    assert movable_ruby_pieces(screen) == [f"board-piece-ruby-{k}" for k in range(1, 5)]
+    assert not all_now(screen, css("move-option"))
+
+    by_testid(screen, "board-piece-ruby-1").click()
+    until(screen, lambda: [e.text for e in all_now(screen, css("move-option"))] == ["Enter"],
+          "the Enter option")
+    width = screen.selenium.execute_script("return innerWidth")
+    left, _, right, _ = box(screen, "move-option")
+    assert 0 <= left < right <= width
+    by_testid(screen, "move-option").click()
+    until(screen, lambda: entered(screen), "Ruby's piece 1 to enter")
+    # The 3 is left, for the piece just entered only.
+    until(screen, lambda: movable_ruby_pieces(screen) == ["board-piece-ruby-1"],
+          "only piece 1 to stay movable")
+
+    # Everything fits the phone: no sideways scrolling, the whole board on screen.
+    assert width == 390
+    assert screen.selenium.execute_script(
+        "return document.documentElement.scrollWidth") <= width
+    boxes = piece_boxes(screen)
+    assert len(boxes) == 1 + 8  # the board and two colours' pieces
+    height = screen.selenium.execute_script("return innerHeight")
+    for testid, (left, top, right, bottom) in boxes.items():
+        assert 0 <= left < right <= width, testid
+        assert 0 <= top < bottom <= height, testid
+    for testid in ("roll", "piece-1", "piece-4", "hint", "play-best", "status"):
+        left, _, right, _ = box(screen, testid)
+        assert 0 <= left < right <= width, testid
+
+
+def test_keyboard_only(screen: Screen) -> None:
+    start_solo_game(screen)
+    press(screen, "r")  # for the start
+    wait_for_ruby_to_roll(screen)
+    press(screen, "r")
+    wait_for_five_and_three(screen)
+    press(screen, "1")
+    until(screen, lambda: bool(all_now(screen, css("move-option"))), "the options of piece 1")
+    assert by_testid(screen, "piece-1").get_attribute("aria-keyshortcuts") == "1"
+    for _ in range(40):
+        if active_testid(screen) == "move-option":
+            break
+        press(screen, Keys.TAB)
+    else:
+        raise AssertionError("Tab never reached a move-option")
+    assert screen.selenium.switch_to.active_element.text.strip().lower() == "enter"
+    press(screen, Keys.ENTER)
+    until(screen, lambda: entered(screen), "Ruby's piece 1 to enter")
+
+
+def test_desktop_puts_board_and_controls_side_by_side(screen: Screen) -> None:
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start: the status line has something to say
+    wait_for_ruby_to_roll(screen)
+    driver = screen.selenium
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", DESKTOP_VIEWPORT)
+        until(screen, lambda: driver.execute_script("return innerWidth") == 1280,
+              "the desktop viewport")
+        width, height = driver.execute_script("return [innerWidth, innerHeight]")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        board = box(screen, "board")
+        until(screen, lambda: box(screen, "roll")[0] >= box(screen, "board")[2],
+              "the controls to stand right of the board")
+        assert board[2] - board[0] >= 500  # a large board, not a phone-sized one
+        for testid in ("board", "turn", "roll", "piece-1", "piece-4", "hint", "play-best",
+                       "status", "settings"):
+            left, top, right, bottom = box(screen, testid)
+            assert 0 <= left < right <= width and 0 <= top < bottom <= height, testid
+        for testid in ("roll", "piece-1", "hint", "status"):
+            left, top, _, _ = box(screen, testid)
+            assert left >= board[2] and top < board[3], testid  # beside the board, not below
+        for testid, (left, top, right, bottom) in piece_boxes(screen).items():
+            assert 0 <= left < right <= width and 0 <= top < bottom <= height, testid
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+    assert driver.execute_script("return innerWidth") == 390

@@ -1,0 +1,230 @@
+"""Helpers shared by the simulated-user tests of the app (``test_app_flows``, ``test_full_game``).
+
+The components mark their controls with ``data-testid`` props (the browser-hook contract), not
+with NiceGUI markers, so elements are found by that prop here. Clicks go through NiceGUI's own
+``UserInteraction`` (which skips disabled elements, as a browser would); ``trigger`` sends an
+event even to a disabled element, like a forged or stale request.
+
+Waiting is bounded and condition-based: ``click`` awaits the background tasks its handler
+started (a coroutine handler, a navigation) and ``until`` polls a predicate on live state.
+
+The app's objects (``hub``, ``store``, ``config``) live in the namespace ``app.py`` was run in
+by the fixture (``runpy``, as ``__main__``, which is not kept in ``sys.modules``). Every page
+function registered with ``@ui.page`` keeps that namespace as its ``__globals__``, and NiceGUI
+lists the page functions in ``Client.page_routes``: that is the handle used here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import Client, ElementFilter, background_tasks, ui
+from nicegui.testing import User, UserInteraction
+
+from components.board import Board
+from parcheesi.board import COLOURS
+from parcheesi.state import Phase
+from parcheesi.tables import Hub, LiveGame
+
+TIMEOUT = 10.0
+
+
+def app_namespace() -> dict[str, Any]:
+    """The globals of the running ``app.py`` (reached through its ``/play`` page function)."""
+    for func, path in Client.page_routes.items():
+        if path == "/play":
+            return func.__globals__
+    raise AssertionError("app.py's pages are not registered; did a user fixture start it?")
+
+
+def hub() -> Hub:
+    return app_namespace()["hub"]
+
+
+def browser_id(user: User) -> str:
+    """The id NiceGUI keeps in this simulated browser's session cookie."""
+    assert user.client is not None and user.client.request is not None
+    return str(user.client.request.session["id"])
+
+
+async def live_game(user: User) -> LiveGame:
+    """The game this user's browser plays (the very object the page is bound to)."""
+    game = await hub().local_game(browser_id(user), finished_too=True)
+    assert game is not None, "this browser has no local game"
+    return game
+
+
+def stop_runners() -> None:
+    """Cancel the computers' tasks of every game held in memory (as a server stop would)."""
+    try:
+        games = list(hub().games.values())
+    except AssertionError:
+        return
+    for game in games:
+        if game.runner is not None:
+            game.runner.cancel()
+
+
+# --- finding elements by data-testid -----------------------------------------------------------
+
+
+def elements(user: User, testid: str, kind: type[ui.element] = ui.element,
+             visible: bool = True) -> list[Any]:
+    """Elements of the current page whose ``data-testid`` is ``testid``, in creation order."""
+    with user:
+        found = [e for e in ElementFilter(kind=kind, only_visible=visible, local_scope=False)
+                 if e.props.get("data-testid") == testid]
+    return sorted(found, key=lambda e: e.id)
+
+
+def element(user: User, testid: str, kind: type[ui.element] = ui.element) -> Any:
+    found = elements(user, testid, kind)
+    assert len(found) == 1, f"expected one element data-testid={testid}, found {len(found)}"
+    return found[0]
+
+
+def ids_starting(user: User, prefix: str) -> list[str]:
+    """The data-ids_starting beginning with ``prefix`` on the current page, in creation order."""
+    with user:
+        found = sorted((e for e in ElementFilter(local_scope=False)
+                        if str(e.props.get("data-testid", "")).startswith(prefix)),
+                       key=lambda e: e.id)
+    return [e.props["data-testid"] for e in found]
+
+
+def board(user: User) -> Board | None:
+    """The board component (its data-testid is set by its Vue template, not as a prop)."""
+    with user:
+        found = list(ElementFilter(kind=Board, local_scope=False))
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def text(user: User, testid: str) -> str:
+    return str(element(user, testid).text)
+
+
+def enabled(user: User, testid: str) -> bool:
+    return bool(element(user, testid).enabled)
+
+
+LONG_LIVED = ("outbox loop",)
+"""Background tasks that live as long as a page (a new page starts one); not awaited."""
+
+
+def _started_since(before: set[asyncio.Task]) -> set[asyncio.Task]:
+    return {t for t in background_tasks.running_tasks - before
+            if not t.done() and not t.get_name().startswith(LONG_LIVED)}
+
+
+async def settle(before: set[asyncio.Task], timeout: float = TIMEOUT) -> None:
+    """Wait until the background tasks started since ``before`` (and those they start) end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        fresh = _started_since(before)
+        if not fresh:
+            await asyncio.sleep(0)  # let done-callbacks and just-created tasks run
+            if not _started_since(before):
+                return
+            continue
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"handlers still running after {timeout} s: {fresh}")
+        await asyncio.wait(fresh, timeout=remaining)
+
+
+async def click(user: User, testid: str, index: int = 0, wait: bool = True) -> None:
+    """Click (like a person: nothing happens if it is disabled) and, unless ``wait`` is false
+    (a handler that waits for a dialog), await what the click started."""
+    target = elements(user, testid)
+    assert len(target) > index, f"no element data-testid={testid} (#{index}) on the page"
+    before = set(background_tasks.running_tasks)
+    UserInteraction(user, {target[index]}, None).click()
+    if wait:
+        await settle(before)
+    else:
+        await asyncio.sleep(0)
+
+
+async def trigger(user: User, target: ui.element, event: str, args: Any = None) -> None:
+    """Send an event to an element whatever its state (a forged or stale request)."""
+    before = set(background_tasks.running_tasks)
+    UserInteraction(user, {target}, None).trigger(event, args)
+    await settle(before)
+
+
+async def press(user: User, key: str) -> None:
+    """A key press as ``ui.keyboard`` reports it from the browser."""
+    (keyboard,) = user.find(ui.keyboard).elements
+    code = f"Digit{key}" if key.isdigit() else f"Key{key.upper()}"
+    common = {"key": key, "code": code, "location": 0, "repeat": False, "altKey": False,
+              "ctrlKey": False, "metaKey": False, "shiftKey": False}
+    await trigger(user, keyboard, "key", {"action": "keydown", **common})
+    await trigger(user, keyboard, "key", {"action": "keyup", **common})
+
+
+async def choose(user: User, testid: str, value: Any) -> None:
+    """Pick a value in a toggle, radio or select (what the person's choice sends)."""
+    target = element(user, testid)
+    assert value in target.options, f"{value!r} is not offered by {testid}: {target.options}"
+    before = set(background_tasks.running_tasks)
+    with user:
+        target.value = value
+    await settle(before)
+
+
+async def until(predicate: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    """Poll ``predicate`` (on live state) every 10 ms until it holds, at most ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def human_to_act(game: LiveGame) -> bool:
+    return not game.over and game.seat_to_act().is_human
+
+
+async def computers_done(game: LiveGame, timeout: float = TIMEOUT) -> None:
+    """Wait until the game is over or a person is to act (the computers played their turns)."""
+    await until(lambda: game.over or human_to_act(game),
+                "the computers to finish their turns", timeout)
+
+
+async def start_game(user: User, *, count: int = 2, mode: str = "solo",
+                     levels: dict[str, str] | None = None) -> LiveGame:
+    """Fill in /new (Ruby is the person in solo games) and start; returns the live game."""
+    await user.open("/new")
+    await choose(user, "mode", mode)
+    await choose(user, "player-count", count)
+    for colour, level in (levels or {}).items():
+        await choose(user, f"level-{colour}", level)
+    await click(user, "start-game")
+    assert elements(user, "turn") and board(user), "the table did not open"
+    return await live_game(user)
+
+
+async def roll_until_move(user: User, game: LiveGame, rolls: int = 30) -> None:
+    """Roll (by clicking Roll) until the person has a roll to play."""
+    for _ in range(rolls):
+        await computers_done(game)
+        assert not game.over
+        if game.state.phase is Phase.MOVE:
+            return
+        assert game.state.phase in (Phase.OPENING, Phase.ROLL), game.state.phase
+        assert enabled(user, "roll")
+        version = game.version
+        await click(user, "roll")
+        assert game.version > version, "Roll did nothing"
+    raise AssertionError(f"no roll to play after {rolls} rolls")
+
+
+def colour_name(colour: int) -> str:
+    return COLOURS[colour].title()
