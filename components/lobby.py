@@ -21,6 +21,7 @@ from parcheesi.tables import HUMAN, LEVELS
 from .setup import SWATCH
 
 TOKEN_PREFIX = "parcheesi-seat-"
+COPY_ICON = "M8 3h11v13h-2V5H8zM5 7h10v14H5zm2 2v10h6V9z|0 0 24 24"
 
 
 def token_key(code: str) -> str:
@@ -85,7 +86,7 @@ class LobbyView:
             with ui.row().classes("items-center gap-2 w-full"):
                 ui.link(invite_url, invite_url).classes("break-all").props(
                     'data-testid=invite-link')
-                ui.button(icon="content_copy", on_click=self.copy_link).props(
+                ui.button(icon=COPY_ICON, on_click=self.copy_link).props(
                     'flat round dense aria-label="Copy the invitation link"')
             ui.html(qr_svg(invite_url), sanitize=False).classes("w-40").props(
                 'data-testid=invite-qr')
@@ -100,7 +101,8 @@ class LobbyView:
                 self.start_button = ui.button("Start game", on_click=self.start).props(
                     "data-testid=start-game color=primary")
         rooms.subscribe(room, self._changed)
-        self.client.on_disconnect(lambda: rooms.unsubscribe(room, self._changed))
+        # Not on disconnect: NiceGUI reports every dropped socket, also when the page reconnects.
+        self.client.on_delete(lambda: rooms.unsubscribe(room, self._changed))
         self.redraw()
 
     @property

@@ -19,6 +19,11 @@ ORIENTATIONS = {
     "sapphire": "Sapphire at the bottom",
     "amber": "Amber at the bottom",
 }
+SLIDERS_ICON = ("M3 5h10v2H3zM17 5h4v2h-4zM13 3h2v6h-2zM3 11h4v2H3zM11 11h10v2H11zM7 9h2v6H7z"
+                "M3 17h12v2H3zM19 17h2v2h-2zM15 15h2v6h-2z|0 0 24 24")
+"""A settings icon drawn as an SVG path, so the page needs no icon font."""
+ARROW_ICON = "M7 10l5 5 5-5z|0 0 24 24"
+
 MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
 
 
@@ -77,10 +82,10 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
                 'label aria-label="Volume" data-testid=setting-volume').classes("grow")
         ui.select(MOTION, value=settings.reduced_motion, label="Motion",
                   on_change=lambda e: changed("reduced_motion", e.value)).props(
-            'data-testid=setting-motion').classes("w-full")
+            f'data-testid=setting-motion dropdown-icon="{ARROW_ICON}"').classes("w-full")
         ui.select(ORIENTATIONS, value=settings.orientation, label="Board orientation",
                   on_change=lambda e: changed("orientation", e.value)).props(
-            'data-testid=setting-orientation').classes("w-full")
+            f'data-testid=setting-orientation dropdown-icon="{ARROW_ICON}"').classes("w-full")
         ui.button("Close", on_click=dialog.close).props("flat data-testid=settings-close")
-    ui.button(icon="settings", on_click=dialog.open).props(
+    ui.button(icon=SLIDERS_ICON, on_click=dialog.open).props(
         'flat round aria-label="Settings" data-testid=settings')

@@ -21,8 +21,11 @@ from parcheesi.game import (
     Event,
     Move,
     Moved,
+    NoMove,
     Reward,
     Roll,
+    Rolled,
+    TurnPassed,
     Won,
     apply,
     combined_moves,
@@ -34,7 +37,7 @@ from parcheesi.tables import LiveGame
 
 from .board import Board
 from .dice import Dice
-from .settings import Settings
+from .settings import ARROW_ICON, Settings
 from .texts import describe, move_label, piece_label, reward_label
 
 LOG_LINES = 8
@@ -82,6 +85,10 @@ class TableView:
         self.hinted: list[Action] | None = None
         self.shown_state = game.state
         self.log: list[str] = []
+        self.last_roll: tuple[int, int] | None = None
+        """The newest roll seen, still shown after a roll that passed the turn at once."""
+        self.drawn_chips: Any = None
+        self.drawn_options: Any = None
         self.busy = False
 
         self.client = ui.context.client
@@ -117,8 +124,8 @@ class TableView:
                     'data-testid=status aria-live=polite role=status')
                 self.winner = ui.column().classes("w-full")
                 with ui.expansion("Moves", value=True).classes("w-full").props(
-                        'dense data-testid=log-panel'):
-                    self.log_view = ui.column().classes("gap-0 text-sm").props(
+                        f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'):
+                    self.log_view = ui.label("").classes("text-sm whitespace-pre-line").props(
                         'data-testid=log')
         ui.keyboard(on_key=self._key, ignore=["input", "select", "textarea"])
         game.subscribe(self._changed)
@@ -145,13 +152,15 @@ class TableView:
         self.busy = True
         try:
             await self._send(action, self.version_seen)
-            return True
         except IllegalAction as error:
-            self.status.set_text(str(error))
-            return False
-        finally:
             self.busy = False
-            self.redraw([])
+            self.status.set_text(str(error))
+            self.redraw([])  # nothing changed in the game: show the buttons again
+            return False
+        self.busy = False
+        if self.version_seen != self.game.version:
+            self.redraw([])  # the listener drew while this tab was busy
+        return True
 
     async def roll(self) -> None:
         if self.game.state.phase in (Phase.OPENING, Phase.ROLL):
@@ -273,6 +282,11 @@ class TableView:
             text = describe(event, self.name)
             if text:
                 self.log.append(text)
+            if isinstance(event, Rolled) and event.portions:
+                self.last_roll = event.dice
+            elif isinstance(event, TurnPassed):
+                self.last_roll = None if not any(isinstance(e, NoMove) for e in events) \
+                    else self.last_roll
         self.log = self.log[-LOG_LINES:]
         said = [t for t in (describe(e, self.name) for e in events) if t]
         if said:
@@ -336,12 +350,14 @@ class TableView:
                         reduced_motion=self.settings.reduced_motion_for_board())
         self.shown_state = state
         # Dice and portions
-        self.dice.show(state.dice if state.phase in (Phase.MOVE, Phase.REWARD, Phase.ROLL)
-                       and state.dice else None)
-        self.chips.clear()
-        if state.phase is Phase.MOVE and acting:
+        self.dice.show(state.dice or self.last_roll)
+        chips = (tuple(state.portions), self.portion) if state.phase is Phase.MOVE and acting \
+            else None
+        if chips != self.drawn_chips:  # rebuild the chips only when they change
+            self.drawn_chips = chips
+            self.chips.clear()
             with self.chips:
-                for value in sorted(set(state.portions), reverse=True):
+                for value in sorted(set(state.portions), reverse=True) if chips else ():
                     count = state.portions.count(value)
                     chip = ui.button(f"{value}" + (f" ×{count}" if count > 1 else ""),
                                      on_click=lambda v=value: self.choose_portion(v))
@@ -364,17 +380,24 @@ class TableView:
             button.props(remove="outline" if piece == self.selected else "")
             if piece != self.selected:
                 button.props("outline")
-        # Movement options
-        self.options.clear()
+        # Movement options (rebuilt only when they change)
+        options: tuple[Any, ...] = ()
         if self.selected is not None and acting:
+            options = tuple(self.options_for(self.selected))
+        elif acting and state.phase in (Phase.MOVE, Phase.REWARD):
+            options = ("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
+                                          else ""),)
+        if (options, colour) != self.drawn_options:
+            self.drawn_options = (options, colour)
+            self.options.clear()
             with self.options:
-                for text, action in self.options_for(self.selected):
+                for option in options:
+                    if isinstance(option, str):
+                        ui.label(option).classes("text-grey-8")
+                        continue
+                    text, action = option
                     ui.button(text, on_click=lambda a=action: self.take(a)).props(
                         f'data-testid=move-option color={colour_css(colour)} no-caps')
-        elif acting and state.phase in (Phase.MOVE, Phase.REWARD):
-            with self.options:
-                ui.label("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
-                                            else "")).classes("text-grey-8")
         can_hint = acting and state.phase in (Phase.MOVE, Phase.REWARD)
         self.hint_button.set_enabled(can_hint)
         self.best_button.set_enabled(can_hint)
@@ -382,11 +405,7 @@ class TableView:
             self.status.set_text(self.status.text or f"{turn_name} is thinking…")
         elif acting and state.phase is Phase.ROLL and state.doubles:
             self.status.set_text(f"{turn_name} rolled doubles: roll again")
-        # Log
-        self.log_view.clear()
-        with self.log_view:
-            for line in reversed(self.log):
-                ui.label(line)
+        self.log_view.set_text("\n".join(reversed(self.log)))
         self._winner(state)
 
     def _winner(self, state: State) -> None:

@@ -71,9 +71,8 @@ def board_pieces(user: User) -> dict[tuple[int, int], list]:
 
 
 def log_lines(user: User) -> list[str]:
-    with user:
-        return [label.text for label in element(user, "log").descendants()
-                if isinstance(label, ui.label)]
+    """The move log, newest first, one line per entry."""
+    return [line for line in text(user, "log").split("\n") if line]
 
 
 async def first_roll_to_play(user: User) -> None:
