@@ -279,11 +279,16 @@ async def room_page(code: str) -> None:
             ui.label(str(error)).props('role=alert data-testid=room-error')
             ui.link("Home", "/")
         return
-    await ui.context.client.connected()
+    client = ui.context.client
+    await client.connected()
     token = await read_token(room.code)
     seat = {"token": token}
     rooms.connect(room, room.colour_of(token))
-    ui.context.client.on_disconnect(lambda: rooms.disconnect(room, room.colour_of(seat["token"])))
+    # NiceGUI calls the disconnect handlers whenever the socket drops, also when the same page
+    # reconnects a moment later (a phone waking up): count the reconnection as well, and stop
+    # following the room only when the page is gone for good.
+    client.on_connect(lambda: rooms.connect(room, room.colour_of(seat["token"])))
+    client.on_disconnect(lambda: rooms.disconnect(room, room.colour_of(seat["token"])))
     content = ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2")
     shown: dict[str, str | None] = {"game": None}
 
@@ -308,7 +313,7 @@ async def room_page(code: str) -> None:
             background_tasks.create(build(), name="room next game")
 
     rooms.subscribe(room, follow)
-    ui.context.client.on_disconnect(lambda: rooms.unsubscribe(room, follow))
+    client.on_delete(lambda: rooms.unsubscribe(room, follow))
     await build()
 
 

@@ -129,7 +129,12 @@ class TableView:
                         'data-testid=log')
         ui.keyboard(on_key=self._key, ignore=["input", "select", "textarea"])
         game.subscribe(self._changed)
+        # NiceGUI reports every dropped socket, also when the same page reconnects a moment
+        # later (a phone waking up): stop listening while away, listen and redraw on return,
+        # and let go for good only when the page is deleted.
         self.client.on_disconnect(lambda: game.unsubscribe(self._changed))
+        self.client.on_connect(self._reconnected)
+        self.client.on_delete(lambda: game.unsubscribe(self._changed))
         self.redraw([])
 
     # --- names and permissions -----------------------------------------------------------------
@@ -267,6 +272,12 @@ class TableView:
         return self.game.state.turn, after.pieces[self.game.state.turn][action.piece]
 
     # --- drawing ---------------------------------------------------------------------------------
+
+    def _reconnected(self) -> None:
+        if self._changed not in self.game.listeners:
+            self.game.subscribe(self._changed)
+        with self.root:
+            self.redraw([])
 
     def _changed(self, game: LiveGame, events: list[Event]) -> None:
         """Called by the live game (possibly from the computers' task) after each action."""

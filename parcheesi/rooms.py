@@ -125,6 +125,10 @@ class Room:
                    last_action_at=_aware(row.last_action_at))
 
 
+def expired(room: Room) -> bool:
+    return datetime.now(UTC) - room.last_action_at > EXPIRY
+
+
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
@@ -139,6 +143,11 @@ class RateLimiter:
         self.attempts: dict[str, deque[float]] = {}
 
     def check(self, *keys: str) -> None:
+        """Refuse when any key is over the limit; otherwise count this attempt."""
+        self.ensure_allowed(*keys)
+        self.record(*keys)
+
+    def ensure_allowed(self, *keys: str) -> None:
         now = self.clock()
         for key in keys:
             recent = self.attempts.setdefault(key, deque())
@@ -146,8 +155,11 @@ class RateLimiter:
                 recent.popleft()
             if len(recent) >= self.limit:
                 raise RoomError("Too many attempts. Please wait a minute and try again.")
+
+    def record(self, *keys: str) -> None:
+        now = self.clock()
         for key in keys:
-            self.attempts[key].append(now)
+            self.attempts.setdefault(key, deque()).append(now)
 
 
 class Rooms:
@@ -159,27 +171,31 @@ class Rooms:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self.limiter = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock)
+        self._saving: set[asyncio.Task[None]] = set()
 
     # --- finding rooms -------------------------------------------------------------------------
 
     async def find(self, text: str, *requesters: str) -> Room:
-        """The room with this code, counting the attempt against ``requesters``."""
-        self.limiter.check(*requesters)
+        """The room with this code. Wrong codes count against ``requesters`` (browser and
+        address); after too many, even right codes are refused for a while, so codes
+        cannot be guessed. Opening a room one belongs to again and again costs nothing."""
+        self.limiter.ensure_allowed(*requesters)
         room = await self.get(normalise_code(text))
         if room is None:
+            self.limiter.record(*requesters)
             raise RoomError("There is no room with that code. Check the code and try again.")
         return room
 
     async def get(self, code: str) -> Room | None:
-        if code in self.rooms:
-            return self.rooms[code]
-        if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
-            return None
-        row = await self.store.room(code)
-        if row is None:
-            return None
-        room = Room.from_row(row)
-        if datetime.now(UTC) - room.last_action_at > EXPIRY:
+        room = self.rooms.get(code)
+        if room is None:
+            if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+                return None
+            row = await self.store.room(code)
+            if row is None:
+                return None
+            room = Room.from_row(row)
+        if expired(room):  # also while still held in memory, before the clean-up runs
             return None
         self.rooms[code] = room
         return room
@@ -260,6 +276,8 @@ class Rooms:
     async def start(self, room: Room, token: str | None) -> LiveGame:
         self._require_host(room, token)
         async with room.lock:
+            if room.status != "lobby":
+                raise RoomError("The game has already started.")
             if not room.can_start():
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             game = await self.hub.create_game(f"room:{room.code}", "online",
@@ -293,6 +311,8 @@ class Rooms:
     async def act(self, room: Room, token: str | None, action: Action,
                   version: int) -> list[Event]:
         """Play ``action`` for the seat the token holds (and only on that seat's turn)."""
+        if self.rooms.get(room.code) is not room or expired(room):
+            raise IllegalAction("This room has expired (30 days without a move) and is closed.")
         colour = self._require_seat(room, token)
         game = await self.game(room)
         if game is None or room.status == "lobby":
@@ -304,6 +324,7 @@ class Rooms:
             return
         room.connections[colour] = room.connections.get(colour, 0) + 1
         room.absent_since.pop(colour, None)
+        self._wake(room)
         self._notify(room)
 
     def disconnect(self, room: Room, colour: int | None) -> None:
@@ -312,7 +333,14 @@ class Rooms:
         room.connections[colour] = max(0, room.connections.get(colour, 0) - 1)
         if not room.connections[colour]:
             room.absent_since[colour] = self.clock()
+        self._wake(room)
         self._notify(room)
+
+    def _wake(self, room: Room) -> None:
+        """Let the room's computers notice that a player came or went."""
+        game = self.hub.games.get(room.game_id) if room.game_id else None
+        if game is not None:
+            game.changed.set()
 
     def absent_for(self, room: Room, colour: int) -> float:
         """Seconds since the seat's last connection closed (0 while connected)."""
@@ -353,6 +381,9 @@ class Rooms:
         codes = await self.store.delete_rooms_before(cutoff)
         for code in codes:
             self.rooms.pop(code, None)
+            for game_id in [g.id for g in self.hub.games.values()
+                            if g.owner == f"room:{code}"]:
+                self.hub.games.pop(game_id).abandoned = True
         return len(codes)
 
     def subscribe(self, room: Room, listener: Callable[[Room], None]) -> None:
@@ -369,10 +400,20 @@ class Rooms:
             room.last_action_at = datetime.now(UTC)
             if game.over and room.status == "playing":
                 room.status = "finished"
-            asyncio.get_running_loop().create_task(self._save(room))
+            task = asyncio.get_running_loop().create_task(self._save(room))
+            self._saving.add(task)
+            task.add_done_callback(self._saved)
 
         game.watchers.append(on_action)
+        # Computers play while a player of the room is connected (watchers do not count).
+        game.present = lambda: any(room.connections.get(s.colour, 0) > 0
+                                   for s in room.human_seats())
         room.watched = game.id
+
+    def _saved(self, task: asyncio.Task[None]) -> None:
+        self._saving.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("saving a room failed", exc_info=task.exception())
 
     async def _save(self, room: Room) -> None:
         await self.store.save_room(room.to_row())

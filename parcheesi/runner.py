@@ -1,7 +1,7 @@
 """The task that plays a live game's computer seats, paced so people can follow.
 
 One task per live game. It uses the same action path as a person (``LiveGame.act``), waits
-while a human must act, and pauses while nobody is watching the game.
+while a human must act, and pauses while nobody is there (``LiveGame.present``).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ async def play_computers(game: LiveGame, pace: float, sleep: Sleep = asyncio.sle
     """Play every computer turn of ``game`` until it ends or is abandoned."""
     while not game.over and not game.abandoned:
         game.changed.clear()
-        if game.seat_to_act().is_human or not game.listeners:
+        if game.seat_to_act().is_human or not game.present():
             await game.changed.wait()
             continue
         version = game.version
         await sleep(pace)
-        if game.version != version or game.abandoned or not game.listeners:
+        if game.version != version or game.abandoned or not game.present():
             continue
         seat = game.seat_to_act()
         decision = decide(game.state, seat.level)

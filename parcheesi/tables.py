@@ -113,6 +113,9 @@ class LiveGame:
         """Open views of this game; while there are none, computers wait."""
         self.watchers: list[Listener] = []
         """Bookkeeping callbacks (rooms) told of every action; they do not count as views."""
+        self.present: Callable[[], bool] = lambda: bool(self.listeners)
+        """Whether a person is there to watch: computers wait while nobody is. A room
+        replaces it with "a player of the room is connected"."""
         self.changed = asyncio.Event()
         """Set on every accepted action and on every (un)subscription: wakes the runner."""
         self.abandoned = False

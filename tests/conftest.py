@@ -62,12 +62,19 @@ def nicegui_chrome_options() -> webdriver.ChromeOptions:
     return options
 
 
-@pytest.fixture(scope="session")
-def nicegui_driver(nicegui_chrome_options: webdriver.ChromeOptions) -> Iterator[webdriver.Chrome]:
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=nicegui_chrome_options)
+def start_chromium(options: webdriver.ChromeOptions) -> webdriver.Chrome:
+    """A phone-sized Chromium: the session's driver, or a second person's browser in a test
+    (its own profile, so its own cookies and localStorage; the caller quits it)."""
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
     driver.implicitly_wait(Screen.IMPLICIT_WAIT)
     driver.set_page_load_timeout(10)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def nicegui_driver(nicegui_chrome_options: webdriver.ChromeOptions) -> Iterator[webdriver.Chrome]:
+    driver = start_chromium(nicegui_chrome_options)
     yield driver
     driver.quit()
 

@@ -1,0 +1,288 @@
+"""Helpers for the online-room tests with NiceGUI's simulated users (no browser).
+
+A simulated user has no browser, so the scripts the room pages run (``ui.run_javascript``) are
+answered by ``SimulatedBrowser``: a ``localStorage`` of its own, where seat tokens are kept
+under ``parcheesi-seat-<CODE>``, and ``matchMedia``. A script the pages send that no rule
+recognises would time out and fail the test, so the rules also check the scripts' shape.
+
+Controls are found by their ``data-testid`` prop (the browser-hook contract). Clicks go
+through NiceGUI's ``UserInteraction``, which, like a browser, does nothing on a disabled
+control; ``forge_click`` sends the click event anyway, as a tampered page would. Waiting is
+bounded and condition-based.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+from uuid import uuid4
+
+from nicegui import Client, ElementFilter, background_tasks, ui
+from nicegui.nicegui import _on_handshake
+from nicegui.testing import User, UserInteraction
+
+from components.lobby import TOKEN_PREFIX
+from parcheesi.rooms import Rooms
+from parcheesi.store import Store
+from parcheesi.tables import Hub
+
+TIMEOUT = 10.0
+_JS_STRING = r'("(?:[^"\\]|\\.)*")'
+
+
+class SimulatedBrowser:
+    """What the room pages ask of the browser, for one simulated user."""
+
+    def __init__(self, user: User) -> None:
+        self.user = user
+        self.local_storage: dict[str, str] = {}
+        rules = {
+            rf"localStorage\.getItem\({_JS_STRING}\)$": self._get,
+            rf"localStorage\.setItem\({_JS_STRING}, {_JS_STRING}\); true$": self._set,
+            rf"Object\.keys\(localStorage\)\.filter\(k => k\.startsWith\({_JS_STRING}\)\)"
+            r"\.map\(k => k\.slice\((\d+)\)\)$": self._keys,
+            r"matchMedia\('\(prefers-reduced-motion: reduce\)'\)\.matches$": lambda _: False,
+        }
+        for pattern, answer in rules.items():
+            user.javascript_rules[re.compile(pattern)] = answer
+
+    def _get(self, match: re.Match) -> str | None:
+        return self.local_storage.get(json.loads(match[1]))
+
+    def _set(self, match: re.Match) -> bool:
+        self.local_storage[json.loads(match[1])] = json.loads(match[2])
+        return True
+
+    def _keys(self, match: re.Match) -> list[str]:
+        prefix, cut = json.loads(match[1]), int(match[2])
+        return [key[cut:] for key in self.local_storage if key.startswith(prefix)]
+
+    def seat_token(self, code: str) -> str | None:
+        return self.local_storage.get(TOKEN_PREFIX + code)
+
+    @property
+    def browser_id(self) -> str:
+        """NiceGUI's id of this browser (``app.storage.browser['id']``)."""
+        assert self.user.client is not None
+        return str(self.user.client.request.session["id"])
+
+
+# --- the running app ---------------------------------------------------------------------------
+
+
+def app_globals() -> dict[str, Any]:
+    """The namespace the fixture ran ``app.py`` in (reached through a page function)."""
+    for func, path in Client.page_routes.items():
+        if path == "/room/{code}":
+            return func.__globals__
+    raise AssertionError("app.py's pages are not registered; did a user fixture start it?")
+
+
+def rooms() -> Rooms:
+    return app_globals()["rooms"]
+
+
+def hub() -> Hub:
+    return app_globals()["hub"]
+
+
+async def restart_server() -> Store:
+    """Replace the app's store, hub and rooms by fresh ones over the same database, as a
+    restarted server process would have them (the pages look them up on every request).
+    Returns the new store, which the caller closes."""
+    namespace = app_globals()
+    old = namespace["rooms"]
+    await stop_computers()
+    await namespace["store"].close()
+    store = Store(namespace["config"].database_url)
+    hub = Hub(store)
+    namespace.update(store=store, hub=hub, rooms=Rooms(store, hub, old.clock))
+    return store
+
+
+async def stop_computers() -> None:
+    """Before the app goes: cancel the computers' tasks (as stopping the server would) and
+    let the rooms finish saving, so no database work outlives the test's event loop."""
+    runners = [g.runner for g in hub().games.values() if g.runner is not None]
+    for runner in runners:
+        runner.cancel()
+    saving = [t for t in asyncio.all_tasks()
+              if getattr(t.get_coro(), "__qualname__", "") == "Rooms._save"]
+    if runners or saving:
+        await asyncio.wait([*runners, *saving], timeout=TIMEOUT)
+
+
+# --- finding, reading, clicking ----------------------------------------------------------------
+
+
+def elements(user: User, testid: str, kind: type[ui.element] = ui.element) -> list[Any]:
+    """Visible elements of the user's page with this ``data-testid``, in creation order."""
+    with user:
+        found = [e for e in ElementFilter(kind=kind, only_visible=True, local_scope=False)
+                 if e.props.get("data-testid") == testid]
+    return sorted(found, key=lambda e: e.id)
+
+
+def element(user: User, testid: str, kind: type[ui.element] = ui.element) -> Any:
+    found = elements(user, testid, kind)
+    assert len(found) == 1, f"expected one data-testid={testid}, found {len(found)}"
+    return found[0]
+
+
+def ids_starting(user: User, prefix: str) -> set[str]:
+    with user:
+        return {str(e.props["data-testid"]) for e in ElementFilter(only_visible=True,
+                                                                   local_scope=False)
+                if str(e.props.get("data-testid", "")).startswith(prefix)}
+
+
+def text(user: User, testid: str) -> str:
+    return str(element(user, testid).text)
+
+
+def enabled(user: User, testid: str) -> bool:
+    return bool(element(user, testid).enabled)
+
+
+def enabled_now(user: User, testid: str) -> bool | None:
+    """Whether the control is enabled; None while it is not (yet) on the page."""
+    found = elements(user, testid)
+    return bool(found[0].enabled) if len(found) == 1 else None
+
+
+async def until(predicate: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    """Poll ``predicate`` every 10 ms until it holds, for at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+async def shown(user: User, testid: str, timeout: float = TIMEOUT) -> Any:
+    """Wait until exactly one ``testid`` is on the user's page; return it."""
+    await until(lambda: len(elements(user, testid)) == 1, f"data-testid={testid}", timeout)
+    return element(user, testid)
+
+
+async def text_is(user: User, testid: str, expected: str) -> None:
+    await until(lambda: len(elements(user, testid)) == 1 and text(user, testid) == expected,
+                f"data-testid={testid} to say {expected!r}")
+
+
+def _long_lived(task: asyncio.Task) -> bool:
+    """Tasks that live as long as a page: outbox loops, timers, deferred client deletion."""
+    name = task.get_name()
+    coro = getattr(task.get_coro(), "__qualname__", "")
+    return name.startswith(("outbox loop", "delete content")) or coro.endswith("_run_in_loop")
+
+
+def _started_since(before: set[asyncio.Task]) -> set[asyncio.Task]:
+    return {t for t in background_tasks.running_tasks - before
+            if not t.done() and not _long_lived(t)}
+
+
+async def settle(before: set[asyncio.Task], timeout: float = TIMEOUT) -> None:
+    """Wait for the handlers (and navigations) started since ``before`` to finish."""
+    deadline = time.monotonic() + timeout
+    while True:
+        fresh = _started_since(before)
+        if not fresh:
+            await asyncio.sleep(0)  # let just-created tasks and done-callbacks run
+            if not _started_since(before):
+                return
+            continue
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"handlers still running after {timeout} s: {fresh}")
+        await asyncio.wait(fresh, timeout=remaining)
+
+
+async def click(user: User, testid: str) -> None:
+    """Click like a person (a disabled control ignores it) and await what the click started."""
+    await click_on(user, await shown(user, testid))
+
+
+async def click_on(user: User, target: ui.element) -> None:
+    """Click this element (one of several with the same data-testid)."""
+    before = set(background_tasks.running_tasks)
+    UserInteraction(user, {target}, None).click()
+    await settle(before)
+
+
+async def forge_click(user: User, testid: str) -> None:
+    """Send the click event even to a disabled control, as a tampered page could."""
+    target = element(user, testid)
+    before = set(background_tasks.running_tasks)
+    UserInteraction(user, {target}, None).trigger("click")
+    await settle(before)
+
+
+async def type_into(user: User, testid: str, value: str) -> None:
+    target = await shown(user, testid)
+    with user:
+        target.value = value
+
+
+async def choose(user: User, testid: str, value: Any) -> None:
+    """Pick a value in a toggle or select (what the person's choice sends)."""
+    target = await shown(user, testid)
+    assert value in target.options, f"{value!r} is not offered by {testid}"
+    with user:
+        target.value = value
+
+
+# --- connections -------------------------------------------------------------------------------
+
+
+def drop_connection(user: User) -> str:
+    """The phone loses its connection (Wi-Fi, sleep); returns the page's document id."""
+    client = user.client
+    assert client is not None
+    (socket_id, document_id), = client._socket_to_document_id.items()
+    client.handle_disconnect(socket_id)
+    return document_id
+
+
+async def restore_connection(user: User, document_id: str) -> None:
+    """The same page reconnects (within the reconnect timeout, so it is not rebuilt)."""
+    client = user.client
+    assert client is not None
+    assert await _on_handshake(f"test-{uuid4()}", {"client_id": client.id, "tab_id": user.tab_id,
+                                                   "document_id": document_id})
+
+
+# --- what a page reveals -----------------------------------------------------------------------
+
+
+def page_dump(user: User) -> str:
+    """Everything the user's page holds (texts, props, slots of every element) as one text."""
+    client = user.client
+    assert client is not None
+    return json.dumps([element._to_dict() for element in client.elements.values()],
+                      default=str)
+
+
+# --- rooms -------------------------------------------------------------------------------------
+
+
+async def create_room(host: User, browser: SimulatedBrowser, *, name: str, invited: list[str],
+                      computers: dict[str, str], count: int = 4) -> str:
+    """Fill in /new for an online room (the host plays Ruby) and create it; returns its code."""
+    await host.open("/new")
+    await choose(host, "mode", "online")
+    await host.should_see("You host the room")
+    await choose(host, "player-count", count)
+    await type_into(host, "name-ruby", name)
+    for colour in invited:
+        await choose(host, f"kind-{colour}", "human")
+    for colour, level in computers.items():
+        await choose(host, f"level-{colour}", level)
+    await click(host, "start-game")
+    await shown(host, "room-code")
+    (code,) = [key.removeprefix(TOKEN_PREFIX) for key in browser.local_storage]
+    return code

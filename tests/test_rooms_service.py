@@ -1,0 +1,707 @@
+"""Online rooms at the domain level: ``Rooms`` over a real ``Store`` (SQLite and PostgreSQL) and
+``Hub``, with a controllable clock. No NiceGUI here, so these tests are fast.
+
+The dice seed is fixed (``SEED``) so the first turns are known. In a Ruby (host) and Sapphire
+(guest) room: Ruby rolls 2+5 and Sapphire 3+5 for the start, so Sapphire begins, rolling 5+4
+(enter a piece with the 5, move it 4); then Ruby rolls 6+5.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine
+from sqlalchemy import text as sql_text
+
+from parcheesi.ai import decide
+from parcheesi.game import Move, Roll
+from parcheesi.migrate import sync_url
+from parcheesi.rooms import (
+    ALPHABET,
+    ATTEMPTS_PER_MINUTE,
+    CODE_LENGTH,
+    Room,
+    RoomError,
+    Rooms,
+    normalise_code,
+)
+from parcheesi.runner import play_computers
+from parcheesi.state import IllegalAction, Phase
+from parcheesi.store import Store
+from parcheesi.tables import COMPUTER, HUMAN, Hub, LiveGame, Seat
+
+SEED = 14
+RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
+ME, HER, OTHER = ("browser:me", "address:10.0.0.2"), ("browser:her", "address:10.0.0.3"), (
+    "browser:other", "address:10.0.0.4")
+"""Rate-limit keys (browser id, address) of three different phones."""
+TIMEOUT = 10.0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+
+
+class FakeClock:
+    """The rooms' monotonic clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Server:
+    """One server process's view: a store over the database file, its hub and rooms."""
+
+    url: str
+    clock: FakeClock
+    store: Store
+    hub: Hub
+    rooms: Rooms
+
+    @classmethod
+    async def start(cls, url: str, clock: FakeClock) -> Server:
+        store = Store(url)
+        await store.init()
+        hub = Hub(store)
+        return cls(url, clock, store, hub, Rooms(store, hub, clock))
+
+    async def stop(self) -> None:
+        for game in self.hub.games.values():
+            if game.runner is not None:
+                game.runner.cancel()
+        await drain()
+        await self.store.close()
+
+    async def restart(self) -> None:
+        """Stop, then start afresh over the same database file: new store, hub and rooms."""
+        await self.stop()
+        fresh = await Server.start(self.url, self.clock)
+        self.store, self.hub, self.rooms = fresh.store, fresh.hub, fresh.rooms
+
+    def rows(self, sql: str, *args: Any) -> list[dict[str, Any]]:
+        """Read the database directly, as another program would (``?`` placeholders)."""
+        parts = sql.split("?")
+        named = "".join(f"{part}:p{k}" for k, part in enumerate(parts[:-1])) + parts[-1]
+        engine = create_engine(sync_url(self.url))
+        try:
+            with engine.connect() as connection:
+                params = {f"p{k}": value for k, value in enumerate(args)}
+                return [dict(row) for row in connection.execute(sql_text(named), params).mappings()]
+        finally:
+            engine.dispose()
+
+
+async def drain() -> None:
+    """Let the background work this test started (rooms saving after an action) finish."""
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=TIMEOUT)
+
+
+@pytest.fixture
+async def server(database_url: str):
+    """A server over an empty SQLite or PostgreSQL database (each test runs on both)."""
+    running = await Server.start(database_url, FakeClock())
+    yield running
+    await running.stop()
+
+
+async def lobby(server: Server, guests: tuple[int, ...] = (SAPPHIRE,),
+                computers: tuple[int, ...] = ()) -> tuple[Room, str]:
+    """A room hosted by Hana on Ruby, with invited human seats and computer seats."""
+    seats = [Seat(RUBY, HUMAN, name="Hana")]
+    seats += [Seat(c, HUMAN) for c in guests]
+    seats += [Seat(c, COMPUTER, level="easy") for c in computers]
+    return await server.rooms.create("host-browser", seats)
+
+
+@dataclass
+class Started:
+    room: Room
+    game: LiveGame
+    host: str
+    guest: str
+    """Seat tokens of the host (Ruby) and the guest (Sapphire)."""
+
+
+async def started(server: Server) -> Started:
+    """A Ruby-Sapphire room whose guest claimed, got ready and whose host started."""
+    room, host = await lobby(server)
+    guest = await server.rooms.claim(room, SAPPHIRE, "Sam", *HER)
+    await server.rooms.set_ready(room, guest, True)
+    game = await server.rooms.start(room, host)
+    return Started(room, game, host, guest)
+
+
+async def snapshot(server: Server, room: Room, game: LiveGame) -> tuple[Any, ...]:
+    """Everything an action could change: the live game, its stored record and the room."""
+    row = await server.store.game(game.id)
+    assert row is not None
+    return (game.version, game.state, dict(game.seats), row.version, row.state,
+            len(await server.store.actions(game.id)), room.status, room.to_row().seats)
+
+
+async def refused(server: Server, room: Room, game: LiveGame, attempt: Awaitable[Any],
+                  message: str) -> None:
+    """``attempt`` is rejected with a message matching ``message`` and changes nothing."""
+    before = await snapshot(server, room, game)
+    with pytest.raises((IllegalAction, RoomError), match=message):
+        await attempt
+    assert await snapshot(server, room, game) == before
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    """Wait (on the event loop, bounded) until ``predicate`` holds."""
+    async with asyncio.timeout(TIMEOUT):
+        while not predicate():
+            await asyncio.sleep(0.001)
+    assert predicate(), what
+
+
+async def instant(_: float) -> None:
+    """The computers' pacing sleep, without the wait."""
+    await asyncio.sleep(0)
+
+
+# --- codes -------------------------------------------------------------------------------------
+
+
+async def test_codes_are_unambiguous_and_typed_codes_are_normalised(server: Server) -> None:
+    assert not set("IO01") & set(ALPHABET)
+    codes = set()
+    for _ in range(20):
+        room, _ = await lobby(server)
+        assert len(room.code) == CODE_LENGTH == 8
+        assert set(room.code) <= set(ALPHABET)
+        codes.add(room.code)
+    assert len(codes) == 20
+    code = room.code
+    typed = [code.lower(), f"{code[:4]} {code[4:]}", f"{code[:4]}-{code[4:]}".lower(),
+             f"  {code[:2]} - {code[2:5].lower()}-{code[5:]} "]
+    for text in typed:
+        assert normalise_code(text) == code
+        assert await server.rooms.find(text, *ME) is room
+    await server.restart()
+    assert (await server.rooms.find(typed[1], *ME)).code == code
+
+
+# --- seats and tokens --------------------------------------------------------------------------
+
+
+async def test_claim_gives_a_random_token_and_only_its_hash_is_stored(server: Server) -> None:
+    room, host = await lobby(server, guests=(EMERALD, SAPPHIRE), computers=(AMBER,))
+    emerald = await server.rooms.claim(room, EMERALD, "  Eli  ", *HER)
+    sapphire = await server.rooms.claim(room, SAPPHIRE, "", *OTHER)
+    tokens = [host, emerald, sapphire]
+    assert len(set(tokens)) == 3
+    for token in tokens:
+        assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", token), token
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        assert len(raw) * 8 >= 128
+    assert room.colour_of(host) == RUBY
+    assert room.colour_of(emerald) == EMERALD
+    assert room.colour_of(sapphire) == SAPPHIRE
+    assert room.seats[EMERALD].name == "Eli"
+
+    (row,) = server.rows("SELECT * FROM rooms WHERE code = ?", room.code)
+    stored = json.dumps(dict(row), default=str)
+    seats = {s["colour"]: s for s in json.loads(row["seats"])}
+    for token, colour in zip(tokens, (RUBY, EMERALD, SAPPHIRE), strict=True):
+        assert token not in stored
+        assert seats[colour]["token_hash"] == hashlib.sha256(token.encode()).hexdigest()
+    assert seats[AMBER]["token_hash"] is None
+    # The stored hash does not work as a token: reading the database gives no seat.
+    assert room.colour_of(seats[EMERALD]["token_hash"]) is None
+
+
+async def test_only_open_human_seats_can_be_claimed_and_only_before_the_start(
+        server: Server) -> None:
+    room, host = await lobby(server, guests=(EMERALD, SAPPHIRE), computers=(AMBER,))
+    rooms = server.rooms
+    before = room.to_row().seats
+    with pytest.raises(RoomError, match="already taken"):
+        await rooms.claim(room, RUBY, "Mallory", *HER)  # the host's seat
+    with pytest.raises(RoomError, match="not open to players"):
+        await rooms.claim(room, AMBER, "Mallory", *HER)  # a computer's seat
+    with pytest.raises(RoomError, match="not open to players"):
+        await rooms.claim(room, 7, "Mallory", *HER)  # no such seat
+    assert room.to_row().seats == before
+
+    # Two phones pressing "Take this seat" at once: exactly one gets it.
+    results = await asyncio.gather(rooms.claim(room, EMERALD, "Eli", *HER),
+                                   rooms.claim(room, EMERALD, "Eve", *OTHER),
+                                   return_exceptions=True)
+    tokens = [r for r in results if isinstance(r, str)]
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(tokens) == 1 and len(errors) == 1
+    assert "already taken" in str(errors[0])
+    assert room.colour_of(tokens[0]) == EMERALD
+    assert room.seats[EMERALD].name == ("Eli" if results[0] == tokens[0] else "Eve")
+
+    sapphire = await rooms.claim(room, SAPPHIRE, "Sam", *OTHER)
+    for token in (tokens[0], sapphire):
+        await rooms.set_ready(room, token, True)
+    await rooms.start(room, host)
+    room_seats = room.to_row().seats
+    with pytest.raises(RoomError, match="already started"):
+        await rooms.claim(room, EMERALD, "Late", *HER)
+    assert room.to_row().seats == room_seats
+
+
+async def test_ready_and_start_rules(server: Server) -> None:
+    room, host = await lobby(server, guests=(EMERALD, SAPPHIRE), computers=(AMBER,))
+    rooms = server.rooms
+    assert room.status == "lobby" and not room.can_start()
+    with pytest.raises(RoomError, match="must be taken and ready"):
+        await rooms.start(room, host)  # nobody has joined yet
+    eli = await rooms.claim(room, EMERALD, "Eli", *HER)
+    sam = await rooms.claim(room, SAPPHIRE, "Sam", *OTHER)
+    with pytest.raises(RoomError, match="must be taken and ready"):
+        await rooms.start(room, host)  # taken, not ready
+    await rooms.set_ready(room, eli, True, name="Elias")
+    assert room.seats[EMERALD].ready and room.seats[EMERALD].name == "Elias"
+    with pytest.raises(RoomError, match="must be taken and ready"):
+        await rooms.start(room, host)  # one of two ready
+    await rooms.set_ready(room, sam, True)
+    await rooms.set_ready(room, eli, False)  # changed their mind
+    assert not room.can_start()
+    await rooms.set_ready(room, eli, True)
+    assert room.can_start()
+
+    # Only the host starts; a guest's token, a forged one or none does not.
+    for token in (eli, sam, secrets.token_urlsafe(32), None):
+        with pytest.raises(RoomError, match="Only the host"):
+            await rooms.start(room, token)
+    with pytest.raises(IllegalAction, match="holds no seat"):
+        await rooms.set_ready(room, secrets.token_urlsafe(32), False)
+    assert room.status == "lobby" and room.game_id is None
+
+    game = await rooms.start(room, host)
+    assert room.status == "playing" and room.game_id == game.id
+    assert game.mode == "online" and game.owner == f"room:{room.code}"
+    assert {c: (s.kind, s.name) for c, s in game.seats.items()} == {
+        RUBY: (HUMAN, "Hana"), EMERALD: (HUMAN, "Elias"), SAPPHIRE: (HUMAN, "Sam"),
+        AMBER: (COMPUTER, "")}
+    with pytest.raises(RoomError, match="already started"):
+        await rooms.start(room, host)
+    assert room.game_id == game.id
+    with pytest.raises(RoomError, match="already started"):
+        await rooms.set_ready(room, eli, False)
+
+
+async def test_the_host_seat_must_be_a_person_and_the_seats_valid(server: Server) -> None:
+    with pytest.raises(RoomError, match="host's own seat"):
+        await server.rooms.create("b", [Seat(RUBY, COMPUTER), Seat(SAPPHIRE, HUMAN)])
+    with pytest.raises(RoomError, match="opposite"):
+        await server.rooms.create("b", [Seat(RUBY, HUMAN), Seat(EMERALD, HUMAN)])
+    assert server.rows("SELECT code FROM rooms") == []
+
+
+# --- forbidden actions -------------------------------------------------------------------------
+
+
+async def test_stale_and_replayed_actions_are_rejected(server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    assert (game.state.phase, game.state.turn, game.version) == (Phase.OPENING, RUBY, 0)
+    await rooms.act(room, s.host, Roll(), 0)
+    assert game.version == 1 and game.state.turn == SAPPHIRE
+    # The same request again (a double tap, a replayed message): stale, refused.
+    await refused(server, room, game, rooms.act(room, s.host, Roll(), 0), "moved on")
+    # Sapphire's turn, but made against the position before Ruby's roll: refused too.
+    await refused(server, room, game, rooms.act(room, s.guest, Roll(), 0), "moved on")
+    await refused(server, room, game, rooms.act(room, s.guest, Roll(), 7), "moved on")
+    await rooms.act(room, s.guest, Roll(), 1)
+    assert game.version == 2 and game.state.phase is Phase.ROLL
+
+
+async def test_two_phones_pressing_at_once_exactly_one_wins(server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    results = await asyncio.gather(*(rooms.act(room, s.host, Roll(), 0) for _ in range(3)),
+                                   return_exceptions=True)
+    wins = [r for r in results if isinstance(r, list)]
+    losses = [r for r in results if isinstance(r, Exception)]
+    assert len(wins) == 1 and len(losses) == 2
+    assert all(isinstance(e, IllegalAction) and "moved on" in str(e) for e in losses)
+    assert game.version == 1
+    assert await server.store.actions(game.id) == [{"type": "roll"}]
+
+    # Two live copies of one game (as two server processes would hold): the versioned append
+    # in the database lets exactly one of them extend version 1.
+    other = await Hub(server.store).get(game.id)
+    assert other is not None and other is not game and other.version == 1
+    results = await asyncio.gather(game.act(Roll(), version=1, colour=SAPPHIRE),
+                                   other.act(Roll(), version=1, colour=SAPPHIRE),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, list) for r in results) == 1
+    (loss,) = [r for r in results if isinstance(r, Exception)]
+    assert isinstance(loss, IllegalAction) and "no longer at version 1" in str(loss)
+    assert len(await server.store.actions(game.id)) == 2
+    row = await server.store.game(game.id)
+    assert row is not None and row.version == 2
+
+
+async def test_actions_for_another_seat_or_out_of_turn_are_rejected(server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    # Ruby's opening roll: Sapphire's phone may not make it.
+    await refused(server, room, game, rooms.act(room, s.guest, Roll(), 0),
+                  "It is Hana's turn, not yours")
+    # A browser without a seat (a watcher) acts for nobody.
+    await refused(server, room, game, rooms.act(room, None, Roll(), 0), "holds no seat")
+    # Ruby's own seat, but not an action the rules allow now.
+    await refused(server, room, game, rooms.act(room, s.host, Move(0, (5,)), 0),
+                  "cannot move with the dice now")
+    await rooms.act(room, s.host, Roll(), 0)
+    await rooms.act(room, s.guest, Roll(), 1)
+    assert game.state.phase is Phase.ROLL and game.state.turn == SAPPHIRE
+    await refused(server, room, game, rooms.act(room, s.host, Roll(), 2),
+                  "It is Sam's turn, not yours")
+    await rooms.act(room, s.guest, Roll(), 2)
+    assert game.state.phase is Phase.MOVE and game.state.dice == (5, 4)
+    await refused(server, room, game, rooms.act(room, s.guest, Roll(), 3), "cannot roll now")
+    await refused(server, room, game, rooms.act(room, s.guest, Move(0, (4,)), 3),
+                  "cannot use 4")  # a piece in START enters with a 5 only
+    await refused(server, room, game, rooms.act(room, s.host, Move(0, (5,)), 3),
+                  "not yours")
+    await rooms.act(room, s.guest, Move(0, (5,)), 3)
+    assert game.state.pieces[SAPPHIRE][0] == 0
+
+
+async def test_forged_and_other_rooms_tokens_are_rejected(server: Server) -> None:
+    s = await started(server)
+    other = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    hashed = room.seats[RUBY].token_hash
+    assert hashed is not None
+    forged = [secrets.token_urlsafe(32), "", s.host[:-1] + ("A" if s.host[-1] != "A" else "B"),
+              hashed, other.host, other.guest]
+    for token in forged:
+        await refused(server, room, game, rooms.act(room, token, Roll(), 0), "holds no seat")
+    # The other room's tokens still work there, and this room's do here.
+    await rooms.act(other.room, other.host, Roll(), 0)
+    await rooms.act(room, s.host, Roll(), 0)
+    assert (game.version, other.game.version) == (1, 1)
+
+
+async def test_unknown_and_expired_rooms_are_rejected(server: Server) -> None:
+    rooms = server.rooms
+    for text in ("ZZZZZZZZ", "abc", "", "ABCD-EFG1", "A" * 40):
+        with pytest.raises(RoomError, match="no room with that code"):
+            await rooms.find(text, *ME)
+    s = await started(server)
+    await rooms.act(s.room, s.host, Roll(), 0)
+    s.room.last_action_at = datetime.now(UTC) - timedelta(days=31)
+    await server.store.save_room(s.room.to_row())
+    # Expired: not found, even while the room is still held in memory, and not playable.
+    with pytest.raises(RoomError, match="no room with that code"):
+        await rooms.find(s.room.code, *ME)
+    await refused(server, s.room, s.game, rooms.act(s.room, s.guest, Roll(), 1), "expired")
+
+
+async def test_actions_after_the_end_are_rejected_and_play_again_keeps_the_seats(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    tokens = {RUBY: s.host, SAPPHIRE: s.guest}
+    with pytest.raises(RoomError, match="not finished"):
+        await rooms.play_again(room, s.host)
+    while not game.over:  # both people play "easy" moves through their own phones
+        seat = game.state.turn
+        for action in decide(game.state, "easy").actions:
+            await rooms.act(room, tokens[seat], action, game.version)
+    assert room.status == "finished"
+    winner = game.state.winner
+    assert winner in tokens
+    await refused(server, room, game, rooms.act(room, tokens[winner], Roll(), game.version),
+                  "The game is over")
+    await refused(server, room, game, rooms.act(room, tokens[winner], Roll(), 3), "moved on")
+    await drain()
+    (row,) = server.rows("SELECT status, game_id FROM rooms WHERE code = ?", room.code)
+    assert (row["status"], row["game_id"]) == ("finished", game.id)
+
+    seats = room.to_row().seats
+    with pytest.raises(RoomError, match="Only the host"):
+        await rooms.play_again(room, s.guest)
+    again = await rooms.play_again(room, s.host)
+    assert again.id != game.id and again.version == 0 and not again.over
+    assert room.status == "playing" and room.game_id == again.id
+    assert room.to_row().seats == seats  # same people, same tokens, same names
+    assert {c: (x.kind, x.name) for c, x in again.seats.items()} == {
+        RUBY: (HUMAN, "Hana"), SAPPHIRE: (HUMAN, "Sam")}
+    assert await rooms.game(room) is again
+    await rooms.act(room, s.host, Roll(), 0)
+    assert again.version == 1 and game.over
+
+
+# --- rate limiting -----------------------------------------------------------------------------
+
+
+async def test_code_attempts_are_rate_limited_per_browser_and_per_address(
+        server: Server) -> None:
+    room, _ = await lobby(server)
+    rooms, clock = server.rooms, server.clock
+    assert ATTEMPTS_PER_MINUTE == 20
+    for k in range(20):
+        clock.advance(1)
+        with pytest.raises(RoomError, match="no room with that code"):
+            await rooms.find(f"{k:02d}ZZZZZZ".replace("0", "A").replace("1", "B"), *ME)
+    # The 21st attempt within the minute is refused, even with the right code, ...
+    with pytest.raises(RoomError, match="Too many attempts"):
+        await rooms.find(room.code, *ME)
+    # ... from the same browser on another address, and from another browser on that address.
+    with pytest.raises(RoomError, match="Too many attempts"):
+        await rooms.find(room.code, "browser:me", "address:10.9.9.9")
+    with pytest.raises(RoomError, match="Too many attempts"):
+        await rooms.find(room.code, "browser:new", "address:10.0.0.2")
+    assert await rooms.find(room.code, *HER) is room  # someone else is not affected
+    clock.advance(41)  # over 60 s after the first attempt: that one no longer counts
+    assert await rooms.find(room.code, *ME) is room
+    assert await rooms.find(room.code, *ME) is room  # opening a real room costs nothing
+    with pytest.raises(RoomError, match="no room with that code"):
+        await rooms.find("ZZZZZZZZ", *ME)  # the 20th wrong code within the minute
+    with pytest.raises(RoomError, match="Too many attempts"):
+        await rooms.find(room.code, *ME)
+    clock.advance(60)
+    for _ in range(20):
+        assert await rooms.find(room.code, *ME) is room
+
+
+async def test_seat_claims_are_rate_limited(server: Server) -> None:
+    room, _ = await lobby(server, guests=(EMERALD, SAPPHIRE), computers=(AMBER,))
+    for _ in range(20):
+        with pytest.raises(RoomError, match="already taken"):
+            await server.rooms.claim(room, RUBY, "", *ME)
+    with pytest.raises(RoomError, match="Too many attempts"):
+        await server.rooms.claim(room, EMERALD, "", *ME)
+    assert not room.seats[EMERALD].claimed
+    server.clock.advance(60)
+    token = await server.rooms.claim(room, EMERALD, "", *ME)
+    assert room.colour_of(token) == EMERALD
+
+
+# --- absent players ----------------------------------------------------------------------------
+
+
+async def test_the_host_may_replace_a_player_absent_for_a_minute(server: Server) -> None:
+    s = await started(server)
+    rooms, room, game, clock = server.rooms, s.room, s.game, server.clock
+    rooms.connect(room, RUBY)
+    rooms.connect(room, SAPPHIRE)
+    await rooms.act(room, s.host, Roll(), 0)  # Ruby's opening roll; Sapphire's turn now
+    assert rooms.replaceable(room) == []
+
+    rooms.disconnect(room, SAPPHIRE)  # Sam's phone went to sleep
+    clock.advance(59)
+    assert rooms.replaceable(room) == []
+    await refused(server, room, game, rooms.replace(room, s.host, SAPPHIRE, "easy"),
+                  "away for a minute")
+    rooms.connect(room, SAPPHIRE)  # back just in time: the minute starts again
+    rooms.disconnect(room, SAPPHIRE)
+    clock.advance(59)
+    assert rooms.replaceable(room) == []
+    clock.advance(1)
+    assert rooms.replaceable(room) == [SAPPHIRE]
+
+    # Never by anyone but the host, never the host's own seat, only as a real computer.
+    rooms.disconnect(room, RUBY)
+    clock.advance(120)
+    assert rooms.replaceable(room) == [SAPPHIRE]
+    await refused(server, room, game, rooms.replace(room, s.guest, SAPPHIRE, "easy"),
+                  "Only the host")
+    await refused(server, room, game, rooms.replace(room, None, SAPPHIRE, "easy"),
+                  "Only the host")
+    await refused(server, room, game, rooms.replace(room, s.host, RUBY, "easy"),
+                  "away for a minute")
+    await refused(server, room, game, rooms.replace(room, s.host, SAPPHIRE, "grandmaster"),
+                  "easy, medium or hard")
+
+    await rooms.replace(room, s.host, SAPPHIRE, "hard")  # the host acts while away
+    seat = room.seats[SAPPHIRE]
+    assert (seat.kind, seat.level, seat.token_hash) == (COMPUTER, "hard", None)
+    assert game.seats[SAPPHIRE].kind == COMPUTER and game.seats[SAPPHIRE].level == "hard"
+    row = await server.store.game(game.id)
+    assert row is not None and {s["colour"]: s["kind"] for s in json.loads(row.seats)} == {
+        RUBY: HUMAN, SAPPHIRE: COMPUTER}
+    assert rooms.replaceable(room) == []
+    await refused(server, room, game, rooms.act(room, s.guest, Roll(), 1), "holds no seat")
+
+    # The computers' task now plays Sapphire, through the same checked path, while a player
+    # of the room is connected (the host is back); it stops where Ruby, a person, must act.
+    rooms.connect(room, RUBY)
+    runner = asyncio.create_task(play_computers(game, 0, instant))
+    await until(lambda: game.seat_to_act().is_human, "Sapphire's turn to be played")
+    assert game.state.turn == RUBY and game.version == 5  # opening roll, roll, enter, move 4
+    assert await server.store.actions(game.id) == [
+        {"type": "roll"}, {"type": "roll"}, {"type": "roll"},
+        {"type": "move", "piece": 1, "portions": [5]},
+        {"type": "move", "piece": 1, "portions": [4]}]
+    assert not runner.done()
+    runner.cancel()
+
+
+async def test_replacement_is_only_for_games_in_play(server: Server) -> None:
+    room, host = await lobby(server)
+    await server.rooms.claim(room, SAPPHIRE, "Sam", *HER)
+    server.clock.advance(600)  # claimed ten minutes ago, never connected
+    assert server.rooms.replaceable(room) == []
+    with pytest.raises(RoomError, match="away for a minute"):
+        await server.rooms.replace(room, host, SAPPHIRE, "easy")
+    assert room.seats[SAPPHIRE].kind == HUMAN
+
+
+async def test_computers_pause_while_nobody_is_connected_and_resume(server: Server) -> None:
+    room, host = await lobby(server, guests=(), computers=(EMERALD, SAPPHIRE, AMBER))
+    rooms = server.rooms
+    game = await rooms.start(room, host)
+    paced: list[int] = []
+
+    async def pace(_: float) -> None:
+        paced.append(game.version)  # the computers are about to act
+        await asyncio.sleep(0)
+
+    runner = asyncio.create_task(play_computers(game, 0, pace))
+    await rooms.act(room, host, Roll(), 0)  # Ruby's opening roll; the computers' turn now
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert not game.seat_to_act().is_human
+    assert (game.version, paced) == (1, [])  # nobody is watching: paused
+    assert not runner.done()
+
+    # Someone watching without a seat does not count: the computers still wait.
+    game.subscribe(lambda *_: None)
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert (game.version, paced) == (1, [])
+
+    # The host's phone connects: the computers play one action, then the phone goes away.
+    acted = asyncio.Event()
+
+    def once(live: LiveGame, _: list[Any]) -> None:
+        live.watchers.remove(once)
+        rooms.disconnect(room, RUBY)
+        acted.set()
+
+    game.watchers.append(once)
+    rooms.connect(room, RUBY)
+    async with asyncio.timeout(TIMEOUT):
+        await acted.wait()
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert game.version == 2
+    assert not game.seat_to_act().is_human  # still the computers' turn, but they wait
+    waited = len(paced)
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert game.version == 2 and len(paced) == waited
+
+    # The host reconnects: they carry on until Ruby must act.
+    rooms.connect(room, RUBY)
+    await until(lambda: game.seat_to_act().is_human or game.over, "Ruby's turn")
+    assert game.version > 2
+    assert not runner.done()
+    runner.cancel()
+
+
+# --- expiry and restarts -----------------------------------------------------------------------
+
+
+async def test_rooms_idle_for_thirty_days_are_deleted_with_their_tokens_and_games(
+        server: Server) -> None:
+    rooms = server.rooms
+    old = await started(server)
+    await rooms.act(old.room, old.host, Roll(), 0)
+    fresh = await started(server)
+    waiting, _ = await lobby(server)
+    now = datetime.now(UTC)
+    old.room.last_action_at = now - timedelta(days=30, minutes=1)
+    waiting.last_action_at = now - timedelta(days=29, hours=23)
+    for room in (old.room, waiting):
+        await server.store.save_room(room.to_row())
+    assert len(server.rows("SELECT id FROM games")) == 2
+
+    assert await rooms.cleanup(now=now) == 1
+    codes = {r["code"] for r in server.rows("SELECT code FROM rooms")}
+    assert codes == {fresh.room.code, waiting.code}
+    assert server.rows("SELECT id FROM games WHERE id = ?", old.game.id) == []
+    assert server.rows("SELECT * FROM actions WHERE game_id = ?", old.game.id) == []
+    assert len(server.rows("SELECT * FROM actions")) == 0  # the fresh game has no action yet
+    assert old.room.seats[RUBY].token_hash not in json.dumps(
+        [dict(r) for r in server.rows("SELECT * FROM rooms")], default=str)
+    with pytest.raises(RoomError, match="no room with that code"):
+        await rooms.find(old.room.code, *ME)
+    await refused(server, fresh.room, fresh.game,
+                  rooms.act(old.room, old.guest, Roll(), 1), "expired")
+    assert old.game.version == 1
+    assert await rooms.find(fresh.room.code, *ME) is fresh.room
+    assert await rooms.find(waiting.code, *ME) is waiting
+
+    # Later clean-ups take the others once they have been idle for 30 days too.
+    assert await rooms.cleanup(now=now + timedelta(days=31)) == 2
+    assert server.rows("SELECT * FROM rooms") == server.rows("SELECT * FROM games") == []
+
+
+async def test_a_restarted_server_finds_the_rooms_seats_and_games(server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    waiting, waiting_host = await lobby(server, guests=(EMERALD, SAPPHIRE))
+    eli = await rooms.claim(waiting, EMERALD, "Eli", *HER)
+    await rooms.set_ready(waiting, eli, True)
+
+    # Every accepted action is in the database before anyone is told about it.
+    seen: list[tuple[int, int]] = []
+
+    def listener(live: LiveGame, _: list[Any]) -> None:
+        (row,) = server.rows("SELECT version FROM games WHERE id = ?", live.id)
+        seen.append((live.version, row["version"]))
+
+    game.subscribe(listener)
+    await rooms.act(room, s.host, Roll(), 0)
+    await rooms.act(room, s.guest, Roll(), 1)
+    await rooms.act(room, s.guest, Roll(), 2)
+    await rooms.act(room, s.guest, Move(0, (5,)), 3)
+    assert seen == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    state, seats = game.state, room.to_row().seats
+
+    await server.restart()
+    again = await server.rooms.find(room.code.lower(), *ME)
+    assert again is not room
+    assert (again.status, again.host, again.game_id) == ("playing", RUBY, game.id)
+    assert again.to_row().seats == seats
+    assert again.colour_of(s.host) == RUBY and again.colour_of(s.guest) == SAPPHIRE
+    live = await server.rooms.game(again)
+    assert live is not None and live is not game
+    assert (live.version, live.state) == (4, state)
+    assert live.state.portions == (4,) and live.state.turn == SAPPHIRE
+    # The guest's phone reconnects with its token and carries on from the same version.
+    await refused(server, again, live, server.rooms.act(again, s.host, Roll(), 4), "not yours")
+    await server.rooms.act(again, s.guest, Move(0, (4,)), 4)
+    assert live.version == 5 and live.state.turn == RUBY
+
+    lobby_again = await server.rooms.find(waiting.code, *ME)
+    assert lobby_again.status == "lobby"
+    assert lobby_again.colour_of(eli) == EMERALD and lobby_again.seats[EMERALD].ready
+    assert not lobby_again.seats[SAPPHIRE].claimed
+    sam = await server.rooms.claim(lobby_again, SAPPHIRE, "Sam", *OTHER)
+    await server.rooms.set_ready(lobby_again, sam, True)
+    started_again = await server.rooms.start(lobby_again, waiting_host)
+    assert started_again.version == 0 and lobby_again.status == "playing"
