@@ -152,6 +152,9 @@ class RollPlan:
         found = memo.get(node)
         if found is not None:
             return found
+        mover, _, remaining = node
+        if len(remaining) == 1 and (remaining[0] != 5 or START not in mover):
+            return self._last_portion(node)
         best = None
         parent = self.parent
         for step, child in self.children(node):
@@ -171,6 +174,32 @@ class RollPlan:
             self.leaves.append(node)
         memo[node] = best
         return best
+
+    def _last_portion(self, node: Node) -> tuple[int, int]:
+        """``best`` for a node with one portion left that cannot enter a piece: its
+        children are all leaves, so they are recorded directly (the hot path of a roll)."""
+        mover, captured, (value,) = node
+        memo, parent, leaves = self.memo, self.parent, self.leaves
+        blocks = own_blockades(mover)
+        move = self.view.move
+        entries = self.start_count - mover.count(START)
+        leaf = (entries, self.n_portions)
+        moved = False
+        for i in self._movers(mover, False):
+            result = move(mover, captured, i, value, blocks)
+            if result is None:
+                continue
+            moved = True
+            child = (result[0], result[1], ())
+            if child not in memo:
+                memo[child] = leaf
+                parent.setdefault(child, (node, (i, (value,))))
+                leaves.append(child)
+        if not moved:
+            leaf = (entries, self.n_portions - 1)
+            leaves.append(node)
+        memo[node] = leaf
+        return leaf
 
     def steps(self, node: Node) -> list[tuple[Step, Node]]:
         """Every step (any piece) from ``node`` that begins a complete legal sequence."""
