@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import socket
 import sys
@@ -117,7 +118,8 @@ def browser_id() -> str:
 
 
 def requester() -> tuple[str, ...]:
-    """Keys that room-code attempts and seat claims are rate-limited by."""
+    """Keys that room-code attempts and seat claims are rate-limited by (this page's
+    browser and address; computed while the page is built, so later clicks can use it)."""
     request = ui.context.client.request
     address = request.client.host if request and request.client else "unknown"
     return (f"browser:{browser_id()}", f"address:{address}")
@@ -280,6 +282,7 @@ async def room_page(code: str) -> None:
             ui.link("Home", "/")
         return
     client = ui.context.client
+    keys = requester()
     await client.connected()
     token = await read_token(room.code)
     seat = {"token": token}
@@ -301,7 +304,7 @@ async def room_page(code: str) -> None:
         content.clear()
         with content:
             if room.status == "lobby":
-                LobbyView(rooms, room, seat["token"], invite_url(room.code), requester,
+                LobbyView(rooms, room, seat["token"], invite_url(room.code), keys,
                           on_claimed=claimed)
                 return
             shown["game"] = room.game_id
@@ -400,6 +403,10 @@ def check_before_start() -> None:
 
 if __name__ == "__main__" and not SIMULATED:
     check_before_start()
+    # Full garbage collections over a large heap stall every game for hundreds of
+    # milliseconds: keep the objects made at start-up out of them and run them less often.
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 1000)
 
 if __name__ in {"__main__", "__mp_main__"}:
     ui.run(host=config.host, port=config.port, title="Parcheesi", reload=False, show=False,

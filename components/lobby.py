@@ -46,7 +46,8 @@ async def read_token(code: str) -> str | None:
 async def store_token(code: str, token: str, client: Client | None = None) -> None:
     """Keep the seat token in this browser's localStorage (never on the page itself)."""
     await (client or ui.context.client).run_javascript(
-        f"localStorage.setItem({json.dumps(token_key(code))}, {json.dumps(token)}); true")
+        f"localStorage.setItem({json.dumps(token_key(code))}, {json.dumps(token)}); true",
+        timeout=10.0)
 
 
 async def stored_room_codes() -> list[str]:
@@ -68,7 +69,7 @@ class LobbyView:
     """Seats filling up and readiness changing, live for everyone in the room."""
 
     def __init__(self, rooms: Rooms, room: Room, token: str | None, invite_url: str,
-                 requester: Callable[[], tuple[str, ...]],
+                 requester: tuple[str, ...],
                  on_claimed: Callable[[str], Any]) -> None:
         self.rooms = rooms
         self.room = room
@@ -161,10 +162,14 @@ class LobbyView:
 
     async def _claim(self, colour: int) -> None:
         token = await self.rooms.claim(self.room, colour, self.name.value or "",
-                                       *self.requester())
+                                       *self.requester)
         self.token = token
-        await store_token(self.room.code, token, self.client)
         self.on_claimed(token)
+        try:
+            await store_token(self.room.code, token, self.client)
+        except TimeoutError:
+            self.message.set_text("Your seat is taken, but this browser did not confirm it "
+                                  "kept the key; if you reload, you may lose the seat.")
         self.redraw()
 
     async def toggle_ready(self) -> None:

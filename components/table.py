@@ -7,6 +7,7 @@ player has selected (a piece, or a dice portion) is the only state it keeps.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -41,6 +42,7 @@ from .settings import ARROW_ICON, Settings
 from .texts import describe, move_label, piece_label, reward_label
 
 LOG_LINES = 8
+log = logging.getLogger("parcheesi.ui")
 
 
 def animations(events: list[Event], before: State) -> list[tuple[int, int, int, int]]:
@@ -161,6 +163,13 @@ class TableView:
             self.busy = False
             self.status.set_text(str(error))
             self.redraw([])  # nothing changed in the game: show the buttons again
+            return False
+        except Exception:
+            self.busy = False
+            log.exception("action failed", extra={"game": self.game.id})
+            self.status.set_text("That did not go through (the server could not save it). "
+                                 "Please try again.")
+            self.redraw([])
             return False
         self.busy = False
         if self.version_seen != self.game.version:

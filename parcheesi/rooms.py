@@ -35,6 +35,8 @@ CODE_LENGTH = 8
 ABSENT_BEFORE_REPLACE = 60.0
 """Seconds without a connection before the host may hand a seat to a computer."""
 EXPIRY = timedelta(days=30)
+ACTIVITY_PRECISION = timedelta(minutes=1)
+"""A room's last action time is written at most this often (it only decides expiry)."""
 ATTEMPTS_PER_MINUTE = 20
 
 Clock = Callable[[], float]
@@ -397,12 +399,16 @@ class Rooms:
         """Keep the room's last action time and status in step with its game."""
 
         def on_action(game: LiveGame, _: list[Event]) -> None:
-            room.last_action_at = datetime.now(UTC)
-            if game.over and room.status == "playing":
+            now = datetime.now(UTC)
+            stale = now - room.last_action_at > ACTIVITY_PRECISION
+            room.last_action_at = now
+            finished = game.over and room.status == "playing"
+            if finished:
                 room.status = "finished"
-            task = asyncio.get_running_loop().create_task(self._save(room))
-            self._saving.add(task)
-            task.add_done_callback(self._saved)
+            if finished or stale:  # the expiry needs minutes, not every click
+                task = asyncio.get_running_loop().create_task(self._save(room))
+                self._saving.add(task)
+                task.add_done_callback(self._saved)
 
         game.watchers.append(on_action)
         # Computers play while a player of the room is connected (watchers do not count).

@@ -9,6 +9,7 @@ version, so two writers can never both extend the same version: persist, then an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -109,6 +110,10 @@ class Store:
         self.engine: AsyncEngine = create_async_engine(url)
         self._ready = False
         self._init_lock = asyncio.Lock()
+        self._writing: asyncio.Lock | contextlib.nullcontext[None] = (
+            asyncio.Lock() if url.startswith("sqlite") else contextlib.nullcontext())
+        """SQLite allows one writer at a time: writes queue here instead of failing with
+        "database is locked" when many games move at once (PostgreSQL needs no queue)."""
         if url.startswith("sqlite"):
             @event.listens_for(self.engine.sync_engine, "connect")
             def _sqlite_pragmas(connection: Any, _: Any) -> None:
@@ -136,7 +141,7 @@ class Store:
         return _ReadySession(self)
 
     async def create_game(self, row: GameRow) -> None:
-        async with self.session() as session:
+        async with self._writing, self.session() as session:
             session.add(row)
             await session.commit()
 
@@ -150,7 +155,7 @@ class Store:
         if not self._ready:
             await self.init()
         games = GameRow.__table__  # type: ignore[attr-defined]
-        async with self.engine.begin() as connection:
+        async with self._writing, self.engine.begin() as connection:
             result = await connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.version == version)
@@ -186,7 +191,7 @@ class Store:
             return rows.first()
 
     async def abandon(self, game_id: str) -> None:
-        async with self.session() as session:
+        async with self._writing, self.session() as session:
             row = await session.get(GameRow, game_id)
             if row is not None:
                 row.abandoned = True
@@ -195,7 +200,7 @@ class Store:
                 await session.commit()
 
     async def update_seats(self, game_id: str, seats: str) -> None:
-        async with self.session() as session:
+        async with self._writing, self.session() as session:
             row = await session.get(GameRow, game_id)
             if row is not None:
                 row.seats = seats
@@ -204,7 +209,7 @@ class Store:
                 await session.commit()
 
     async def save_room(self, row: RoomRow) -> None:
-        async with self.session() as session:
+        async with self._writing, self.session() as session:
             await session.merge(row)
             await session.commit()
 
@@ -214,7 +219,7 @@ class Store:
 
     async def delete_rooms_before(self, cutoff: datetime) -> list[str]:
         """Delete rooms idle since before ``cutoff``, with their games and actions."""
-        async with self.session() as session:
+        async with self._writing, self.session() as session:
             rows = (await session.exec(select(RoomRow).where(
                 RoomRow.last_action_at < cutoff))).all()  # type: ignore[operator]
             codes = [row.code for row in rows]

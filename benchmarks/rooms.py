@@ -1,0 +1,1159 @@
+"""Online rooms under load: many simulated phones playing at once over NiceGUI's own protocol.
+
+    .venv/bin/python benchmarks/rooms.py [--rooms 50] [--clients-per-room 4] [--duration 60]
+        [--think 0] [--setup-concurrency 10] [--concurrent-guests] [--server-log FILE]
+
+Starts the real server as a subprocess in its own process group (``app.py --host 127.0.0.1
+--port <free> --pace 0.05``, with ``PARCHEESI_DATA_DIR`` and NiceGUI's storage in a fresh
+temporary directory; it is stopped at the end in every case) and drives it with simulated
+phones that speak the protocol a browser running ``nicegui.js`` speaks, so every simulated
+client is a real connected page; nothing on the server is there for the benchmark:
+
+- a page is opened with an HTTP GET (the response sets the browser's session cookie; the page
+  HTML carries the elements and the socket.io query with the client id), then a python-socketio
+  WebSocket to ``/_nicegui_ws/socket.io`` with that query (``client_id``,
+  ``next_message_id``, ``implicit_handshake``, ``tab_id``, ``document_id``), on a connection of
+  its own as browsers open it;
+- ``update`` messages are applied to a local copy of the page's elements (deleted elements,
+  ``preserved_props``; messages seen before are dropped by ``_id``), ``run_javascript`` requests
+  for ``localStorage`` are answered from the phone's own dictionary with
+  ``javascript_response``, ``open`` is followed like a navigation, ``ack`` is sent every 3 s;
+- clicks and changes are the ``event`` messages the browser sends (element id, listener id,
+  JSON-encoded arguments), only for shown and enabled elements.
+
+Each phone is its own browser: its own cookie jar, ``localStorage`` and tab id, and its own
+loopback source address (127.0.1.1, 127.0.1.2, ...; every 127.x.y.z address is the loopback
+interface), because the server rate-limits room-code attempts and seat claims per browser and
+per address (20 a minute), as it should for real phones on a LAN.
+
+Setting up a room goes through the UI: the host opens ``/new``, chooses the number of players,
+"Online room" and "Invited player" for every other seat, presses Start game and follows the
+navigation to ``/room/<code>``; the guests open that page one after the other (all at once with
+``--concurrent-guests``), press ``claim-seat-<colour>`` and I'm ready; the host presses Start
+game when it is enabled. A page that stalls during set-up is reloaded once, as a person would
+(counted as an error). Every seat is a person, so the server's computer task never plays
+(``--pace`` has no effect on the figures).
+
+During play each phone whose seat is to act presses, as soon as its buttons are enabled (after
+``--think`` seconds, 0 by default): the first movement option if one is offered, else Roll,
+else the first enabled piece button (which only selects the piece and shows the options). A
+finished game is restarted by the host's "New game" (play again). Roll and a movement option
+are game actions; for each, every phone of the room measures the time from the acting phone
+sending its click to that phone receiving the ``update`` that carries the board's next state
+(the board element's ``seq`` prop changes on every redraw; a phone that is not acting redraws
+only when the game accepts an action, so its n-th board change after the click is the n-th
+action's result). The acting phone's own redraw shows whether the action was accepted: its
+log, pieces, turn line or dice changed. Selecting a piece is measured separately (only the
+acting phone redraws). With ``--think 0`` every room acts as fast as the server answers, so the
+server runs saturated and the latency is mostly queueing; ``--think 1`` is a brisk human pace.
+
+Errors counted: set-up failures and page reloads, timeouts (no answer to a click within
+``--step-timeout``), actions not accepted (``refused``: the status line shows the server's
+refusal; ``failed``: the table did not move on and no refusal was shown), accepted actions no
+other phone saw, updates that never arrived, board updates nobody asked for, negative
+notifications, unexpected disconnects or reload requests, JavaScript the simulation does not
+know, tracebacks and error lines in the server's log, and games whose version differs from
+their action rows. After the play time the phones stop acting, wait up to ``--drain`` seconds
+for outstanding updates and close; the server is stopped, and its SQLite database is read: per
+room, the sum of its games' versions (accepted actions) must equal the actions the phones saw
+accepted (no lost actions).
+
+Server memory is VmRSS of the server process from ``/proc/<pid>/status``: after start and a
+warm-up request, when all clients are at their tables, and at the end of play; the figure per
+client is the larger increase divided by the connected clients (it includes the rooms' games
+and the pages' elements). Server and benchmark CPU time and the machine's load average are
+reported too: all share this machine's cores.
+
+Prints one JSON object (progress goes to stderr) with the rooms, clients, actions, latency
+p50/p95/p99, memory per client, errors, the database check and the issue's targets: 50 rooms
+with 4 connected clients each, p95 action-to-update latency at most 150 ms, no errors, no lost
+actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import platform
+import re
+import resource
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import nicegui
+import socketio
+
+ROOT = Path(__file__).resolve().parent.parent
+COLOURS = ("ruby", "emerald", "sapphire", "amber")
+SEATS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+"""Colours in play for 2, 3 and 4 players (the form's defaults: Ruby with Sapphire; Amber
+sits out of a 3-player game)."""
+TARGET_ROOMS = 50
+TARGET_CLIENTS_PER_ROOM = 4
+TARGET_P95_MS = 150.0
+ACK_INTERVAL = 3.0
+"""nicegui.js acknowledges received messages every 3 seconds."""
+REFUSAL_STARTS = ("The game ", "It is ", "This browser ")
+"""How the server's refusals begin (``LiveGame.act``, ``Rooms.act``); the engine's own
+refusals begin in lower case. What a phone's status line shows after an accepted action
+describes the action and begins with a seat name."""
+EXAMPLES_PER_KIND = 3
+
+RAW_ELEMENTS = re.compile(r"parseElements\(String\.raw`(.*?)`\)", re.S)
+CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
+NEXT_MESSAGE_ID = re.compile(r"'next_message_id': (\d+)")
+GET_ITEM = re.compile(r'localStorage\.getItem\(("(?:[^"\\]|\\.)*")\)')
+SET_ITEM = re.compile(r'localStorage\.setItem\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\); true')
+STORED_KEYS = re.compile(r'Object\.keys\(localStorage\)\.filter\(k => k\.startsWith\('
+                         r'("(?:[^"\\]|\\.)*")\)\)\.map\(k => k\.slice\((\d+)\)\)')
+
+
+def log(message: str) -> None:
+    print(f"[rooms] {message}", file=sys.stderr, flush=True)
+
+
+class StepFailed(RuntimeError):
+    """A set-up step that did not happen in time (the message says which)."""
+
+
+@dataclass
+class Stats:
+    """Everything measured, shared by all phones."""
+
+    latency: list[float] = field(default_factory=list)
+    """Action-to-update, ms, one sample per action and phone of the room."""
+    acting: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)
+    select: list[float] = field(default_factory=list)
+    """Piece selection (a local redraw of the acting phone only), ms."""
+    errors: Counter[str] = field(default_factory=Counter)
+    examples: list[str] = field(default_factory=list)
+    sent: int = 0
+    selections: int = 0
+    games_finished: int = 0
+    notifications: Counter[str] = field(default_factory=Counter)
+
+    def error(self, kind: str, detail: str = "") -> None:
+        self.errors[kind] += 1
+        if self.errors[kind] <= EXAMPLES_PER_KIND:
+            self.examples.append(f"{kind}: {detail}" if detail else kind)
+
+
+# --- one phone: a browser with pages ---------------------------------------------------------
+
+
+class Browser:
+    """One phone: its own loopback address, cookie jar, ``localStorage`` and tab."""
+
+    def __init__(self, base: str, address: str, stats: Stats) -> None:
+        self.base = base
+        self.address = address
+        self.stats = stats
+        self.local_storage: dict[str, str] = {}
+        self.tab_id = str(uuid.uuid4())
+        self.pages: list[Page] = []
+        jar = aiohttp.CookieJar(unsafe=True)  # cookies for a numeric host
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(address, 0), limit=4), cookie_jar=jar,
+            timeout=aiohttp.ClientTimeout(total=60))
+        # Browsers open a new connection for every WebSocket and never upgrade a pooled
+        # HTTP keep-alive connection. (Upgrading one can race with the page response's end:
+        # uvicorn then arms the old HTTP protocol's 5-second keep-alive timer, which closes
+        # the WebSocket's transport.)
+        self.ws_session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(address, 0), force_close=True),
+            cookie_jar=jar)
+
+    async def open(self, path: str, timeout: float) -> Page:
+        page = Page(self, path)
+        self.pages.append(page)
+        await page.load(timeout)
+        return page
+
+    async def close(self) -> None:
+        for page in self.pages:
+            await page.close()
+        await self.session.close()
+        await self.ws_session.close()
+
+    def run_javascript(self, code: str) -> tuple[bool, Any]:
+        """What the browser would answer for the snippets the app sends (known, result)."""
+        code = code.strip()
+        if match := GET_ITEM.fullmatch(code):
+            return True, self.local_storage.get(json.loads(match.group(1)))
+        if match := SET_ITEM.fullmatch(code):
+            self.local_storage[json.loads(match.group(1))] = json.loads(match.group(2))
+            return True, True
+        if match := STORED_KEYS.fullmatch(code):
+            prefix, cut = json.loads(match.group(1)), int(match.group(2))
+            return True, [k[cut:] for k in self.local_storage if k.startswith(prefix)]
+        if code.startswith("matchMedia("):
+            return True, False
+        return False, None
+
+
+class Page:
+    """One open tab of a NiceGUI page, connected over socket.io as ``nicegui.js`` connects."""
+
+    def __init__(self, browser: Browser, path: str) -> None:
+        self.browser = browser
+        self.path = path
+        self.stats = browser.stats
+        self.client_id = ""
+        self.next_message_id = 0
+        self.acked = -1
+        self.elements: dict[str, dict[str, Any]] = {}
+        self.navigated: str | None = None
+        self.closing = False
+        self.sio: socketio.AsyncClient | None = None
+        self._changed = asyncio.Event()
+        # the table: the board element and its redraw counter
+        self.board_id: str | None = None
+        self.board_seq: Any = None
+        self.tables = 0
+        self.on_board: Callable[[Page, float], None] | None = None
+        self.on_new_table: Callable[[Page], None] | None = None
+        # board updates this page waits for, in order: (action index or -1, click time)
+        self.expect: deque[tuple[int, float]] = deque()
+        self.expected = 0
+        self.received = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- connecting ---------------------------------------------------------------------------
+
+    async def load(self, timeout: float) -> None:
+        browser = self.browser
+        async with browser.session.get(browser.base + self.path) as response:
+            html = await response.text()
+            if response.status != 200:
+                raise StepFailed(f"GET {self.path}: HTTP {response.status}")
+        raw, client_id = RAW_ELEMENTS.search(html), CLIENT_ID.search(html)
+        next_id = NEXT_MESSAGE_ID.search(html)
+        if raw is None or client_id is None or next_id is None:
+            raise StepFailed(f"GET {self.path}: no NiceGUI page")
+        text = raw.group(1)
+        for escaped, plain in (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"),
+                               ("&amp;", "&")):
+            text = text.replace(escaped, plain)
+        self.elements = {str(k): v for k, v in json.loads(text).items()}
+        self.client_id = client_id.group(1)
+        self.next_message_id = int(next_id.group(1))
+        for key, element in self.elements.items():
+            self._note_board(key, element)
+        sio = socketio.AsyncClient(http_session=browser.ws_session, reconnection=False)
+        sio.on("update", self._on_update)
+        sio.on("run_javascript", self._on_run_javascript)
+        sio.on("open", self._on_open)
+        sio.on("notify", self._on_notify)
+        sio.on("load_js_components", self._on_message)
+        sio.on("download", self._on_message)
+        sio.on("try_reconnect", self._on_try_reconnect)
+        sio.on("disconnect", self._on_disconnect)
+        self.sio = sio
+        query = urlencode({"client_id": self.client_id, "next_message_id": self.next_message_id,
+                           "implicit_handshake": "true", "document_id": str(uuid.uuid4()),
+                           "tab_id": browser.tab_id})
+        await sio.connect(f"{browser.base}/?{query}", transports=["websocket"],
+                          socketio_path="/_nicegui_ws/socket.io", wait_timeout=timeout)
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.sio is not None and self.sio.connected:
+            with contextlib.suppress(Exception):
+                await self.sio.disconnect()
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def ack(self) -> None:
+        """Acknowledge the messages received so far, as nicegui.js does every 3 seconds."""
+        if self.sio is None or not self.sio.connected or self.acked >= self.next_message_id:
+            return
+        self.acked = self.next_message_id
+        await self.sio.emit("ack", {"client_id": self.client_id,
+                                    "next_message_id": self.next_message_id})
+
+    # --- messages from the server ---------------------------------------------------------------
+
+    def _fresh(self, message: Any) -> bool:
+        """Drop messages seen before (as nicegui.js does after a reconnect)."""
+        if isinstance(message, dict) and "_id" in message:
+            message_id = message.pop("_id")
+            if message_id < self.next_message_id:
+                return False
+            self.next_message_id = message_id + 1
+        return True
+
+    def _on_update(self, message: dict[str, Any]) -> None:
+        """Synchronous on purpose: python-socketio starts one task per message, and a handler
+        that never suspends keeps the messages in the order they arrived."""
+        now = time.perf_counter()
+        if not self._fresh(message):
+            return
+        boards = []
+        for key, element in message.items():
+            if element is None:
+                self.elements.pop(key, None)
+                continue
+            old = self.elements.get(key)
+            for prop in element.pop("preserved_props", None) or []:
+                if old is not None and prop in old.get("props", {}):
+                    element.setdefault("props", {})[prop] = old["props"][prop]
+            self.elements[key] = element
+            if self._is_board(element):
+                boards.append(key)
+        for key in boards:
+            self._board_changed(key, self.elements[key]["props"]["state"]["seq"], now)
+        self._wake()
+
+    @staticmethod
+    def _is_board(element: dict[str, Any]) -> bool:
+        state = element.get("props", {}).get("state")
+        return isinstance(state, dict) and "seq" in state and "pieces" in state
+
+    def _note_board(self, key: str, element: dict[str, Any]) -> None:
+        if self._is_board(element):
+            self._board_changed(key, element["props"]["state"]["seq"], time.perf_counter())
+
+    def _board_changed(self, key: str, seq: Any, now: float) -> None:
+        if key != self.board_id:  # a table appears: the game started, or the next game did
+            self.board_id, self.board_seq = key, seq
+            self.tables += 1
+            if self.on_new_table is not None:
+                self.on_new_table(self)
+            return
+        if seq == self.board_seq:
+            return
+        self.board_seq = seq
+        if self.on_board is not None:
+            self.on_board(self, now)
+
+    async def _on_run_javascript(self, message: dict[str, Any]) -> None:
+        if not self._fresh(message):
+            return
+        code = str(message.get("code", ""))
+        known, result = self.browser.run_javascript(code)
+        request_id = message.get("request_id")
+        if request_id is None:
+            return  # fire-and-forget, e.g. the move sound
+        if not known:
+            self.stats.error("javascript", code[:80])
+        assert self.sio is not None
+        await self.sio.emit("javascript_response", {"request_id": request_id,
+                                                    "client_id": self.client_id,
+                                                    "result": result})
+        self._wake()
+
+    def _on_open(self, message: dict[str, Any]) -> None:
+        if self._fresh(message):
+            self.navigated = str(message.get("path"))
+            self._wake()
+
+    def _on_notify(self, message: dict[str, Any]) -> None:
+        if not self._fresh(message):
+            return
+        kind = str(message.get("type") or "info")
+        self.stats.notifications[kind] += 1
+        if kind in ("negative", "warning"):
+            self.stats.error("notification", str(message.get("message")))
+        self._wake()
+
+    def _on_message(self, message: Any = None) -> None:
+        self._fresh(message)
+
+    def _on_try_reconnect(self, message: Any = None) -> None:
+        self._fresh(message)
+        self.stats.error("reload requested", self.path)
+
+    def _on_disconnect(self, reason: Any = None) -> None:
+        if not self.closing:
+            self.stats.error("disconnected", f"{self.path} ({reason})")
+        self._wake()
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    # --- looking at the page --------------------------------------------------------------------
+
+    def find(self, testid: str) -> list[str]:
+        """Ids of the shown elements with this ``data-testid``, in creation order."""
+        keys = [k for k, e in self.elements.items()
+                if e.get("props", {}).get("data-testid") == testid and self.shown(k)]
+        return sorted(keys, key=int)
+
+    def first(self, testid: str) -> str | None:
+        keys = self.find(testid)
+        return keys[0] if keys else None
+
+    def shown(self, key: str) -> bool:
+        element = self.elements.get(key)
+        return element is not None and "hidden" not in (element.get("class") or [])
+
+    def enabled(self, key: str | None) -> bool:
+        if key is None or not self.shown(key):
+            return False
+        return not self.elements[key].get("props", {}).get("disable")
+
+    def text(self, testid: str) -> str:
+        key = self.first(testid)
+        return str(self.elements[key].get("text") or "") if key is not None else ""
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """What shows that the game moved on: the log's lines (every accepted action adds at
+        least one), where the pieces stand, the turn line and the dice. A refused action
+        redraws the same (only the status line and the selection change)."""
+        log = self.elements.get(self.first("log") or "", {})
+        lines = (log.get("text"), *(self.elements.get(str(c), {}).get("text")
+                                    for c in log.get("children", [])))
+        state = self.elements.get(self.board_id or "", {}).get("props", {}).get("state", {})
+        pieces = tuple(tuple(p[:4]) for p in state.get("pieces", []))
+        dice = self.elements.get(self.first("dice") or "", {}).get("props", {}).get("aria-label")
+        return lines, pieces, self.text("turn"), dice
+
+    async def wait(self, check: Callable[[], Any], timeout: float, what: str) -> Any:
+        """Until ``check()`` is truthy (re-checked after every message); StepFailed after
+        ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = check()
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StepFailed(f"{self.path}: no {what} within {timeout:.0f} s")
+            changed = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    async def changed(self, timeout: float) -> None:
+        changed = self._changed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), max(0.0, timeout))
+
+    # --- acting like the browser ----------------------------------------------------------------
+
+    async def emit(self, key: str, event: str, *args: Any) -> None:
+        """The ``event`` message nicegui.js sends for a DOM/Vue event of an element."""
+        element = self.elements[key]
+        listener = next(e for e in element.get("events", []) if e["type"] == event)
+        assert self.sio is not None
+        await self.sio.emit("event", {"id": int(key), "client_id": self.client_id,
+                                      "listener_id": listener["listener_id"],
+                                      "args": [json.dumps(a) for a in args]})
+
+    async def click(self, key: str) -> None:
+        await self.emit(key, "click")
+
+    async def choose(self, testid: str, index: int, label: str | None, timeout: float) -> None:
+        """Pick option ``index`` of a toggle (``label`` None) or a select, and wait until the
+        page shows it (the form redraws its rows, so every id may change)."""
+        key = await self.wait(lambda: self.first(testid), timeout, testid)
+        arg: Any = index if label is None else {"value": index, "label": label}
+        await self.emit(key, "update:modelValue", arg)
+
+        def shown() -> bool:
+            found = self.first(testid)
+            value = self.elements[found].get("props", {}).get("model-value") if found else None
+            return value == index if label is None else (
+                isinstance(value, dict) and value.get("value") == index)
+
+        await self.wait(shown, timeout, f"{testid} = {label or index}")
+
+
+# --- a room of phones ------------------------------------------------------------------------
+
+
+@dataclass
+class Action:
+    actor: Page
+    kind: str
+    sent: float
+    before: tuple[Any, ...]
+    """What the actor's table showed when it pressed (see ``Page.fingerprint``)."""
+    seen_by: int = 0
+    accepted: bool | None = None
+    """As the actor's own update shows it: None until that update arrives."""
+
+
+class Room:
+    """The phones of one room and the actions they made, for attributing updates."""
+
+    def __init__(self, index: int, stats: Stats) -> None:
+        self.index = index
+        self.stats = stats
+        self.code = ""
+        self.browsers: list[Browser] = []
+        self.pages: list[Page] = []
+        self.host: Page | None = None
+        self.actions: list[Action] = []
+        self.next_game_at = 0.0
+        """When the host last pressed "New game" (play again)."""
+
+    def attach(self, page: Page) -> None:
+        page.on_board = self.board_update
+        page.on_new_table = self.new_table
+        self.pages.append(page)
+
+    def detach(self, page: Page) -> None:
+        page.on_board = page.on_new_table = None
+        if page in self.pages:
+            self.pages.remove(page)
+
+    def register(self, actor: Page, kind: str) -> int:
+        """A click is about to be sent: who must see a board update for it. Returns the
+        number of updates the actor must have received to have seen its own."""
+        now = time.perf_counter()
+        if kind == "select":
+            actor.expect.append((-1, now))
+            actor.expected += 1
+            return actor.expected
+        self.actions.append(Action(actor, kind, now, actor.fingerprint()))
+        k = len(self.actions) - 1
+        for page in self.pages:
+            page.expect.append((k, now))
+            page.expected += 1
+        return actor.expected
+
+    def board_update(self, page: Page, now: float) -> None:
+        if not page.expect:
+            self.stats.error("unexpected update", f"room {self.code}")
+            return
+        k, sent = page.expect.popleft()
+        page.received += 1
+        ms = (now - sent) * 1000
+        if k < 0:
+            self.stats.select.append(ms)
+            return
+        action = self.actions[k]
+        if page is action.actor:
+            action.accepted = page.fingerprint() != action.before
+            if not action.accepted:
+                self.not_accepted(k, page.text("status"))
+                return
+            self.stats.acting.append(ms)
+        else:
+            self.stats.others.append(ms)
+            action.seen_by += 1
+        self.stats.latency.append(ms)
+
+    def not_accepted(self, k: int, status: str) -> None:
+        """The actor's table did not move on (its redraw after the press shows the same log,
+        pieces, turn and dice): the other phones will not redraw for action ``k``."""
+        action = self.actions[k]
+        if status.startswith(REFUSAL_STARTS) or status[:1].islower():
+            self.stats.error("refused", f"room {self.code}: {action.kind}: {status}")
+        else:  # no refusal shown: the server failed (its log says why)
+            self.stats.error("failed", f"room {self.code}: {action.kind} changed nothing")
+        for page in self.pages:
+            if page is not action.actor:
+                kept = deque(e for e in page.expect if e[0] != k)
+                page.expected -= len(page.expect) - len(kept)
+                page.expect = kept
+
+    def new_table(self, page: Page) -> None:
+        """The next game's table replaced the finished one: updates still expected for the
+        finished game will not come. (The host may already have acted in the next game.)"""
+        stale = [e for e in page.expect if e[1] < self.next_game_at]
+        if stale:
+            self.stats.error("missing update", f"room {self.code}: {len(stale)} before the "
+                             "next game")
+            page.expect = deque(e for e in page.expect if e[1] >= self.next_game_at)
+            page.received += len(stale)
+
+    def accepted_seen(self) -> int:
+        """Actions the phones saw accepted: the actor's table moved on, or another phone
+        redrew for it."""
+        return sum(1 for a in self.actions if a.accepted or a.seen_by > 0)
+
+
+async def set_up_room(room: Room, base: str, addresses: list[str], players: int,
+                      timeout: float, concurrent_guests: bool = False) -> None:
+    """Host and guests, all through the pages, until every phone shows the table."""
+    colours = SEATS[players]
+    host_browser = Browser(base, addresses[0], room.stats)
+    room.browsers.append(host_browser)
+    form = await host_browser.open("/new", timeout)
+    try:
+        await form.choose("player-count", players - 2, None, timeout)
+        await form.choose("mode", 2, None, timeout)  # Solo, Same device, Online room
+        for colour in colours[1:]:
+            await form.choose(f"kind-{COLOURS[colour]}", 0, "Invited player", timeout)
+        start = await form.wait(lambda: form.first("start-game"), timeout, "Start game")
+        await form.click(start)
+        path = await form.wait(lambda: form.navigated, timeout, "navigation to the room")
+    finally:
+        await form.close()  # the browser leaves /new
+    match = re.fullmatch(r"/room/([A-Z2-9]{8})", path)
+    if match is None:
+        raise StepFailed(f"host was sent to {path!r}, not a room")
+    room.code = match.group(1)
+
+    async def lobby(page: Page) -> None:
+        await page.wait(lambda: page.first("room-code"), timeout, "lobby")
+
+    room.host = await open_with_reload(room, host_browser, path, lobby, timeout)
+
+    async def claim(page: Page, colour: int) -> None:
+        testid = f"claim-seat-{COLOURS[colour]}"
+        clicked: str | None = None
+
+        def claimed_or_button() -> Any:
+            if page.shown(page.first("ready") or ""):
+                return "claimed"
+            key = page.first(testid)
+            return key if key is not None and key != clicked else None
+
+        while (found := await page.wait(claimed_or_button, timeout, testid)) != "claimed":
+            clicked = found  # a redraw for someone else's claim may have replaced it: retry
+            await page.click(found)
+        ready = page.first("ready")
+        assert ready is not None
+        if page.elements[ready].get("props", {}).get("aria-pressed") != "true":
+            await page.click(ready)
+        await page.wait(lambda: page.elements.get(ready, {}).get("props", {}).get(
+            "aria-pressed") == "true", timeout, "readiness")
+
+    async def guest(colour: int, address: str) -> None:
+        browser = Browser(base, address, room.stats)
+        room.browsers.append(browser)
+        await open_with_reload(room, browser, path, lambda p: claim(p, colour), timeout)
+
+    guests = list(zip(colours[1:], addresses[1:], strict=True))
+    if concurrent_guests:
+        await asyncio.gather(*(guest(c, a) for c, a in guests))
+    else:  # one after the other, as people arriving a moment apart do
+        for colour, where in guests:
+            await guest(colour, where)
+    host = room.host
+    start = await host.wait(lambda: host.enabled(host.first("start-game"))
+                            and host.first("start-game"), timeout, "an enabled Start game")
+    await host.click(start)
+
+    async def table(page: Page) -> None:
+        await page.wait(lambda: page.board_id is not None and page.first("roll"), timeout,
+                        "table")
+
+    for page in list(room.pages):
+        try:
+            await table(page)
+        except StepFailed as error:
+            room.stats.error("reload", f"{error}; page reloaded")
+            room.detach(page)
+            await page.close()
+            reopened = await open_with_reload(room, page.browser, path, table, timeout)
+            if page is room.host:
+                room.host = reopened
+
+
+async def open_with_reload(room: Room, browser: Browser, path: str,
+                           step: Callable[[Page], Awaitable[None]], timeout: float) -> Page:
+    """Open ``path`` and do ``step`` on it; when the page stalls, reload it once, as a person
+    would (the reload counts as an error)."""
+    for attempt in (1, 2):
+        page = await browser.open(path, timeout)
+        room.attach(page)
+        try:
+            await step(page)
+            return page
+        except StepFailed as error:
+            room.detach(page)
+            await page.close()
+            if attempt == 2:
+                raise
+            room.stats.error("reload", f"{error}; page reloaded")
+    raise AssertionError("unreachable")
+
+
+# --- play -----------------------------------------------------------------------------------
+
+
+def choice(page: Page, room: Room) -> tuple[str, str] | None:
+    """What a player would press now: (kind, element id), or None while it is not their turn."""
+    if page is room.host and (again := page.first("winner-new-game")) is not None:
+        return "again", again
+    options = [k for k in page.find("move-option") if page.enabled(k)]
+    if options:
+        return "move", options[0]
+    roll = page.first("roll")
+    if page.enabled(roll):
+        assert roll is not None
+        return "roll", roll
+    for piece in range(1, 5):
+        key = page.first(f"piece-{piece}")
+        if page.enabled(key):
+            assert key is not None
+            return "select", key
+    return None
+
+
+async def play(page: Page, room: Room, deadline: float, think: float, step_timeout: float
+               ) -> None:
+    """Act for this phone's seat whenever it may, until the deadline."""
+    stats = room.stats
+    loop = asyncio.get_running_loop()
+    while loop.time() < deadline:
+        picked = choice(page, room)
+        if picked is None:
+            await page.changed(deadline - loop.time())
+            continue
+        if think > 0:
+            await asyncio.sleep(think)
+            if loop.time() >= deadline or choice(page, room) != picked:
+                continue
+        kind, key = picked
+        try:
+            if kind == "again":
+                tables = page.tables
+                room.next_game_at = time.perf_counter()
+                await page.click(key)
+                stats.games_finished += 1
+                await page.wait(lambda t=tables: page.tables > t, step_timeout, "next game")
+                continue
+            target = room.register(page, kind)
+            await page.click(key)
+            if kind == "select":
+                stats.selections += 1
+            else:
+                stats.sent += 1
+            await page.wait(lambda t=target: page.received >= t, step_timeout,
+                            f"update after {kind}")
+        except StepFailed as error:
+            stats.error("timeout", str(error))
+            await page.changed(min(1.0, max(0.0, deadline - loop.time())))
+        except Exception as error:  # e.g. the connection is gone: this phone stops playing
+            stats.error("exception", f"{page.path}: {type(error).__name__}: {error}")
+            return
+
+
+async def acker(pages: Callable[[], list[Page]], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), ACK_INTERVAL)
+        for page in pages():
+            with contextlib.suppress(Exception):
+                await page.ack()
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(port: int, workdir: Path, pace: float) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARCHEESI_", "NICEGUI_"))}
+    env.update(PARCHEESI_DATA_DIR=str(workdir / "data"),
+               NICEGUI_STORAGE_PATH=str(workdir / "storage"), PYTHONUNBUFFERED="1")
+    command = [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port),
+               "--pace", str(pace)]
+    with (workdir / "server.log").open("wb") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def wait_serving(proc: subprocess.Popen[bytes], base: str, log_path: Path,
+                 timeout: float = 60) -> None:
+    """Until the server answers its rules page (a page that needs no websocket)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}:\n{tail(log_path)}")
+        try:
+            with urllib.request.urlopen(f"{base}/rules", timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return
+        except (urllib.error.URLError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"server not answering after {timeout:.0f} s:\n{tail(log_path)}")
+        time.sleep(0.1)
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server's process group, SIGKILL it if it does not end in 10 s."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):  # anything the server left in its group
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM of a process, in KiB."""
+    values = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            name, _, rest = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                values[name] = int(rest.split()[0])
+    return values
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process (all its threads)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def server_log_errors(path: Path) -> tuple[int, int, list[str]]:
+    """(error lines, refusals logged, examples) from the server's output."""
+    errors, refusals, examples = 0, 0, []
+    for line in path.read_text(errors="replace").splitlines():
+        level, message = "", line
+        if line.startswith("{"):
+            with contextlib.suppress(ValueError):
+                entry = json.loads(line)
+                level = str(entry.get("level", "")).lower()
+                message = str(entry.get("message", ""))
+        if "rejected" in message and level == "info":
+            refusals += 1
+        if level in ("error", "critical") or (not level and re.search(
+                r"Traceback|\bERROR\b|\bCRITICAL\b|Exception", line)):
+            errors += 1
+            if len(examples) < 5:
+                examples.append(line[:200])
+    return errors, refusals, examples
+
+
+def database_versions(path: Path) -> dict[str, dict[str, int]]:
+    """Per room code: its games, the sum of their versions and of their action rows."""
+    rooms: dict[str, dict[str, int]] = {}
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT g.owner, g.version, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) "
+            "FROM games g WHERE g.owner LIKE 'room:%'").fetchall()
+    for owner, version, actions in rows:
+        entry = rooms.setdefault(owner.removeprefix("room:"),
+                                 {"games": 0, "versions": 0, "action_rows": 0})
+        entry["games"] += 1
+        entry["versions"] += int(version)
+        entry["action_rows"] += int(actions)
+    return rooms
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def summary(values: list[float]) -> dict[str, Any]:
+    def r(value: float | None) -> float | None:
+        return None if value is None else round(value, 1)
+
+    return {"samples": len(values), "p50": r(percentile(values, 0.50)),
+            "p95": r(percentile(values, 0.95)), "p99": r(percentile(values, 0.99)),
+            "max": r(max(values) if values else None),
+            "mean": r(sum(values) / len(values) if values else None)}
+
+
+def code_version() -> dict[str, Any]:
+    """The commit measured, and whether the work tree differed from it."""
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=10, check=False).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    changed = [line for line in git("status", "--porcelain", "--untracked-files=no")
+               .splitlines() if line.strip()]
+    return {"commit": git("rev-parse", "--short", "HEAD") or None,
+            "uncommitted_changes": len(changed)}
+
+
+def address(index: int) -> str:
+    """A loopback source address of its own for phone ``index`` (127.0.1.1 and up)."""
+    return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Namespace
+                ) -> dict[str, Any]:
+    stats = Stats()
+    players = args.clients_per_room
+    pid = server.pid
+    rooms = [Room(i, stats) for i in range(args.rooms)]
+    live: list[Room] = []
+
+    # warm-up: the pages' first rendering (imports, templates), so the memory baseline
+    # counts what the clients cost rather than what any first visitor costs
+    async with aiohttp.ClientSession() as session:
+        for path in ("/rules", "/new", "/rules"):
+            async with session.get(base + path) as response:
+                await response.read()
+    await asyncio.sleep(1.0)
+    before = proc_status(pid)
+    log(f"server RSS before clients: {before['VmRSS'] / 1024:.1f} MiB")
+
+    stop_acks = asyncio.Event()
+    ack_task = asyncio.create_task(acker(lambda: [p for r in live for p in r.pages], stop_acks))
+    limit = asyncio.Semaphore(args.setup_concurrency)
+    setup_started = time.perf_counter()
+
+    async def set_up(room: Room) -> None:
+        async with limit:
+            first = room.index * players
+            try:
+                await set_up_room(room, base, [address(first + k) for k in range(players)],
+                                  players, args.step_timeout, args.concurrent_guests)
+                live.append(room)
+            except Exception as error:  # any failure: count it, leave the room out
+                stats.error("setup", f"room {room.index}: {type(error).__name__}: {error}")
+                for browser in room.browsers:
+                    await browser.close()
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(set_up(r) for r in rooms)), args.setup_timeout)
+    except TimeoutError:
+        stats.error("setup", f"not all rooms ready within {args.setup_timeout:.0f} s")
+    setup_s = time.perf_counter() - setup_started
+    live = [r for r in live if len(r.pages) == players and all(p.board_id for p in r.pages)]
+    clients = sum(len(r.pages) for r in live)
+    log(f"{len(live)} rooms with {clients} clients at their tables after {setup_s:.1f} s")
+    await asyncio.sleep(1.0)
+    connected = proc_status(pid)
+    # Keep this process's own garbage collector from pausing the phones (and so adding to
+    # the latencies they measure): the pages built so far are never scanned again.
+    gc.collect()
+    gc.freeze()
+
+    loop = asyncio.get_running_loop()
+    load_before = os.getloadavg()[0]
+    play_started = time.perf_counter()
+    server_cpu, own_cpu = cpu_seconds(pid), own_cpu_seconds()
+    deadline = loop.time() + args.duration
+    players_tasks = [asyncio.create_task(play(p, r, deadline, args.think, args.step_timeout))
+                     for r in live for p in r.pages]
+    rss_samples = []
+    while loop.time() < deadline:
+        await asyncio.sleep(min(5.0, max(0.0, deadline - loop.time())))
+        rss_samples.append(proc_status(pid)["VmRSS"])
+        log(f"{loop.time() - deadline + args.duration:.0f} s: {stats.sent} actions, "
+            f"{len(stats.latency)} latency samples, {sum(stats.errors.values())} errors")
+    play_s = time.perf_counter() - play_started
+    server_cpu = cpu_seconds(pid) - server_cpu
+    own_cpu = own_cpu_seconds() - own_cpu
+    load_after = os.getloadavg()[0]
+    await asyncio.gather(*players_tasks)  # presses in flight end (or time out) on their own
+
+    # drain: the last actions' updates may still be on their way
+    drain_deadline = loop.time() + args.drain
+    for room in live:
+        for page in room.pages:
+            with contextlib.suppress(StepFailed):
+                await page.wait(lambda p=page: not p.expect,
+                                max(0.0, drain_deadline - loop.time()), "outstanding updates")
+    missing = sum(len(p.expect) for r in live for p in r.pages)
+    if missing:
+        stats.error("missing update", f"{missing} updates never arrived")
+        stats.errors["missing update"] += missing - 1
+    end = proc_status(pid)
+    stop_acks.set()
+    await ack_task
+    for room in rooms:
+        for browser in room.browsers:
+            await browser.close()
+
+    increase = max(connected["VmRSS"], end["VmRSS"]) - before["VmRSS"]
+    return {
+        "stats": stats, "live": live, "clients": clients, "setup_s": setup_s,
+        "play_s": play_s, "server_cpu": server_cpu, "own_cpu": own_cpu,
+        "load": [round(load_before, 2), round(load_after, 2)],
+        "memory": {
+            "rss_before_mib": round(before["VmRSS"] / 1024, 1),
+            "rss_connected_mib": round(connected["VmRSS"] / 1024, 1),
+            "rss_end_of_play_mib": round(end["VmRSS"] / 1024, 1),
+            "rss_peak_mib": round(max([end["VmHWM"], *rss_samples]) / 1024, 1),
+            "per_client_kib": round(increase / clients, 1) if clients else None,
+        },
+    }
+
+
+def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path) -> dict[str, Any]:
+    stats: Stats = measured["stats"]
+    live: list[Room] = measured["live"]
+    log_errors, log_refusals, log_examples = server_log_errors(workdir / "server.log")
+    if log_errors:
+        stats.errors["server log"] += log_errors
+        stats.examples.extend(f"server log: {line}" for line in log_examples)
+    database = database_versions(workdir / "data" / "parcheesi.sqlite3")
+    seen = {room.code: room.accepted_seen() for room in live}
+    versions = {code: database.get(code, {}).get("versions", 0) for code in seen}
+    lost = sum(abs(versions[code] - seen[code]) for code in seen)
+    inconsistent = sum(1 for entry in database.values()
+                       if entry["versions"] != entry["action_rows"])
+    actions = [a for r in live for a in r.actions]
+    not_accepted = sum(1 for a in actions if a.accepted is False)
+    unanswered = sum(1 for a in actions if a.accepted is None)
+    unseen = sum(1 for a in actions if a.accepted and a.seen_by == 0)
+    if unseen:
+        stats.error("unseen", f"{unseen} accepted actions no other phone of the room saw")
+        stats.errors["unseen"] += unseen - 1
+    if inconsistent:
+        stats.error("database", f"{inconsistent} games whose version differs from their "
+                    "action rows")
+        stats.errors["database"] += inconsistent - 1
+    total_errors = sum(stats.errors.values())
+    latency = summary(stats.latency)
+    clients = measured["clients"]
+    play_s = measured["play_s"]
+    met = {
+        "size": len(live) >= TARGET_ROOMS and clients >= TARGET_ROOMS * TARGET_CLIENTS_PER_ROOM,
+        "p95_latency": latency["p95"] is not None and latency["p95"] <= TARGET_P95_MS,
+        "no_errors": total_errors == 0,
+        "no_lost_actions": lost == 0 and bool(seen),
+    }
+    met["all"] = all(met.values())
+    return {
+        "benchmark": "rooms",
+        "method": "simulated phones speaking NiceGUI's protocol (HTTP page load, socket.io "
+                  "with the page's client id, element events, localStorage answers to "
+                  "run_javascript), one loopback address each; rooms created, claimed, readied "
+                  "and started through the pages",
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "nicegui": nicegui.__version__, "system": platform.platform(),
+                    "load_average_1min_at_start_and_end_of_play": measured["load"]},
+        "code": code_version(),
+        "config": {"rooms": args.rooms, "clients_per_room": args.clients_per_room,
+                   "duration_s": args.duration, "think_s": args.think, "pace": args.pace,
+                   "setup_concurrency": args.setup_concurrency,
+                   "concurrent_guests": args.concurrent_guests},
+        "rooms": len(live),
+        "clients": clients,
+        "setup_s": round(measured["setup_s"], 1),
+        "play_s": round(play_s, 1),
+        "actions": {
+            "sent": stats.sent,
+            "accepted_seen": sum(seen.values()),
+            "not_accepted": not_accepted,
+            "unanswered": unanswered,
+            "per_s": round(stats.sent / args.duration, 1),
+            "piece_selections": stats.selections,
+            "games_finished": stats.games_finished,
+        },
+        "latency_ms": latency,
+        "latency_ms_acting_client": summary(stats.acting),
+        "latency_ms_other_clients": summary(stats.others),
+        "piece_selection_ms": summary(stats.select),
+        "memory": measured["memory"],
+        "cpu": {
+            "server_pct_of_one_core": round(100 * measured["server_cpu"] / play_s, 1),
+            "benchmark_pct_of_one_core": round(100 * measured["own_cpu"] / play_s, 1),
+        },
+        "database": {
+            "room_games": sum(e["games"] for e in database.values()),
+            "versions": sum(versions.values()),
+            "lost_actions": lost,
+            "games_with_versions_unlike_action_rows": inconsistent,
+            "refusals_in_server_log": log_refusals,
+        },
+        "errors": {"total": total_errors, "by_kind": dict(stats.errors),
+                   "examples": stats.examples},
+        "notifications": dict(stats.notifications),
+        "targets": {"rooms": TARGET_ROOMS, "clients": TARGET_ROOMS * TARGET_CLIENTS_PER_ROOM,
+                    "p95_latency_ms": TARGET_P95_MS, "errors": 0, "lost_actions": 0},
+        "met": met,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=TARGET_ROOMS)
+    parser.add_argument("--clients-per-room", type=int, default=TARGET_CLIENTS_PER_ROOM,
+                        choices=(2, 3, 4), help="players (all people) per room")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a player waits before each press (0: at once)")
+    parser.add_argument("--pace", type=float, default=0.05, help="the server's --pace")
+    parser.add_argument("--setup-concurrency", type=int, default=10,
+                        help="rooms being set up at the same time")
+    parser.add_argument("--setup-timeout", type=float, default=300.0,
+                        help="seconds allowed for setting up all rooms")
+    parser.add_argument("--step-timeout", type=float, default=15.0,
+                        help="seconds one step may take (an answer to a click, a page load)")
+    parser.add_argument("--concurrent-guests", action="store_true",
+                        help="guests of a room open, claim and get ready all at once "
+                             "(default: one after the other)")
+    parser.add_argument("--server-log", metavar="FILE",
+                        help="keep a copy of the server's output in FILE")
+    parser.add_argument("--drain", type=float, default=15.0,
+                        help="seconds to wait for outstanding updates after play")
+    args = parser.parse_args()
+    if not 1 <= args.rooms <= 2000 or not 0 < args.duration <= 3600:
+        parser.error("rooms must be 1..2000 and duration 0..3600 s")
+
+    with tempfile.TemporaryDirectory(prefix="parcheesi-rooms-") as tmp:
+        workdir = Path(tmp)
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = start_server(port, workdir, args.pace)
+        try:
+            wait_serving(server, base, workdir / "server.log")
+            log(f"server up on {base} (pid {server.pid}, data in {workdir / 'data'})")
+            measured = asyncio.run(drive(base, server, args))
+        finally:
+            stop_server(server)
+        result = report(args, measured, workdir)
+        if args.server_log:
+            Path(args.server_log).write_bytes((workdir / "server.log").read_bytes())
+        if result["errors"]["by_kind"].get("server log"):
+            log("server log tail:\n" + tail(workdir / "server.log", 30))
+    print(json.dumps(result, indent=1), flush=True)
+
+
+if __name__ == "__main__":
+    main()
