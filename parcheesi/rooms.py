@@ -276,28 +276,21 @@ class Rooms:
         self._notify(room)
 
     async def start(self, room: Room, token: str | None) -> LiveGame:
-        self._require_host(room, token)
-        async with room.lock:
-            if room.status != "lobby":
-                raise RoomError("The game has already started.")
-            if not room.can_start():
-                raise RoomError("Every invited seat must be taken and ready before the start.")
-            game = await self.hub.create_game(f"room:{room.code}", "online",
-                                              [s.seat() for s in room.seats.values()])
-            room.game_id = game.id
-            room.status = "playing"
-            room.last_action_at = datetime.now(UTC)
-            await self._save(room)
-        self._watch(room, game)
-        self._notify(room)
-        return game
+        """The host starts the game once every invited seat is taken and ready."""
+        return await self._begin(room, token, "lobby")
 
     async def play_again(self, room: Room, token: str | None) -> LiveGame:
         """A finished room starts a new game with the same seats."""
+        return await self._begin(room, token, "finished")
+
+    async def _begin(self, room: Room, token: str | None, status: str) -> LiveGame:
         self._require_host(room, token)
         async with room.lock:
-            if room.status != "finished":
-                raise RoomError("The current game is not finished yet.")
+            if room.status != status:
+                raise RoomError("The game has already started." if status == "lobby"
+                                else "The current game is not finished yet.")
+            if not room.can_start() and status == "lobby":
+                raise RoomError("Every invited seat must be taken and ready before the start.")
             game = await self.hub.create_game(f"room:{room.code}", "online",
                                               [s.seat() for s in room.seats.values()])
             room.game_id = game.id
