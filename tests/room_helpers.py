@@ -16,21 +16,19 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
-from collections.abc import Callable
 from typing import Any
 from uuid import uuid4
 
 from nicegui import Client, ElementFilter, background_tasks, ui
 from nicegui.nicegui import _on_handshake
 from nicegui.testing import User, UserInteraction
+from ui_helpers import TIMEOUT, element, elements, settle, text, until
 
 from components.lobby import TOKEN_PREFIX
 from parcheesi.rooms import Rooms
 from parcheesi.store import Store
 from parcheesi.tables import Hub
 
-TIMEOUT = 10.0
 _JS_STRING = r'("(?:[^"\\]|\\.)*")'
 
 
@@ -119,20 +117,6 @@ async def stop_computers() -> None:
 # --- finding, reading, clicking ----------------------------------------------------------------
 
 
-def elements(user: User, testid: str, kind: type[ui.element] = ui.element) -> list[Any]:
-    """Visible elements of the user's page with this ``data-testid``, in creation order."""
-    with user:
-        found = [e for e in ElementFilter(kind=kind, only_visible=True, local_scope=False)
-                 if e.props.get("data-testid") == testid]
-    return sorted(found, key=lambda e: e.id)
-
-
-def element(user: User, testid: str, kind: type[ui.element] = ui.element) -> Any:
-    found = elements(user, testid, kind)
-    assert len(found) == 1, f"expected one data-testid={testid}, found {len(found)}"
-    return found[0]
-
-
 def ids_starting(user: User, prefix: str) -> set[str]:
     with user:
         return {str(e.props["data-testid"]) for e in ElementFilter(only_visible=True,
@@ -140,27 +124,10 @@ def ids_starting(user: User, prefix: str) -> set[str]:
                 if str(e.props.get("data-testid", "")).startswith(prefix)}
 
 
-def text(user: User, testid: str) -> str:
-    return str(element(user, testid).text)
-
-
-def enabled(user: User, testid: str) -> bool:
-    return bool(element(user, testid).enabled)
-
-
 def enabled_now(user: User, testid: str) -> bool | None:
     """Whether the control is enabled; None while it is not (yet) on the page."""
     found = elements(user, testid)
     return bool(found[0].enabled) if len(found) == 1 else None
-
-
-async def until(predicate: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-    """Poll ``predicate`` every 10 ms until it holds, for at most ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 async def shown(user: User, testid: str, timeout: float = TIMEOUT) -> Any:
@@ -172,34 +139,6 @@ async def shown(user: User, testid: str, timeout: float = TIMEOUT) -> Any:
 async def text_is(user: User, testid: str, expected: str) -> None:
     await until(lambda: len(elements(user, testid)) == 1 and text(user, testid) == expected,
                 f"data-testid={testid} to say {expected!r}")
-
-
-def _long_lived(task: asyncio.Task) -> bool:
-    """Tasks that live as long as a page: outbox loops, timers, deferred client deletion."""
-    name = task.get_name()
-    coro = getattr(task.get_coro(), "__qualname__", "")
-    return name.startswith(("outbox loop", "delete content")) or coro.endswith("_run_in_loop")
-
-
-def _started_since(before: set[asyncio.Task]) -> set[asyncio.Task]:
-    return {t for t in background_tasks.running_tasks - before
-            if not t.done() and not _long_lived(t)}
-
-
-async def settle(before: set[asyncio.Task], timeout: float = TIMEOUT) -> None:
-    """Wait for the handlers (and navigations) started since ``before`` to finish."""
-    deadline = time.monotonic() + timeout
-    while True:
-        fresh = _started_since(before)
-        if not fresh:
-            await asyncio.sleep(0)  # let just-created tasks and done-callbacks run
-            if not _started_since(before):
-                return
-            continue
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise AssertionError(f"handlers still running after {timeout} s: {fresh}")
-        await asyncio.wait(fresh, timeout=remaining)
 
 
 async def click(user: User, testid: str) -> None:

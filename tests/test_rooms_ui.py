@@ -25,9 +25,6 @@ from room_helpers import (
     click_on,
     create_room,
     drop_connection,
-    element,
-    elements,
-    enabled,
     enabled_now,
     forge_click,
     ids_starting,
@@ -37,11 +34,10 @@ from room_helpers import (
     rooms,
     shown,
     stop_computers,
-    text,
     text_is,
     type_into,
-    until,
 )
+from ui_helpers import element, elements, enabled, text, until
 
 from parcheesi.ai import decide
 from parcheesi.state import Phase

@@ -111,13 +111,16 @@ def enabled(user: User, testid: str) -> bool:
     return bool(element(user, testid).enabled)
 
 
-LONG_LIVED = ("outbox loop",)
-"""Background tasks that live as long as a page (a new page starts one); not awaited."""
+def _long_lived(task: asyncio.Task) -> bool:
+    """Tasks that live as long as a page: outbox loops, timers, deferred client deletion."""
+    name = task.get_name()
+    coro = getattr(task.get_coro(), "__qualname__", "")
+    return name.startswith(("outbox loop", "delete content")) or coro.endswith("_run_in_loop")
 
 
 def _started_since(before: set[asyncio.Task]) -> set[asyncio.Task]:
     return {t for t in background_tasks.running_tasks - before
-            if not t.done() and not t.get_name().startswith(LONG_LIVED)}
+            if not t.done() and not _long_lived(t)}
 
 
 async def settle(before: set[asyncio.Task], timeout: float = TIMEOUT) -> None:
