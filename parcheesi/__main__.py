@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .ai import LEVELS, decide
 from .analysis import outcomes_after_roll
@@ -55,10 +57,10 @@ def _fail(message: str) -> int:
     return 2
 
 
-def cmd_outcomes(_: argparse.Namespace) -> int:
+def _answer_one(answer: Callable[[str], dict[str, Any]]) -> int:
+    """Read one request from standard input and print its answer (exit 2 on bad input)."""
     try:
-        text = sys.stdin.read()
-        result = outcomes_json(text)
+        result = answer(sys.stdin.read())
     except NotationError as error:
         return _fail(str(error))
     except UnicodeDecodeError:
@@ -67,16 +69,13 @@ def cmd_outcomes(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_outcomes(_: argparse.Namespace) -> int:
+    return _answer_one(outcomes_json)
+
+
 def cmd_choose(args: argparse.Namespace) -> int:
     if not args.lines:
-        try:
-            result = choose_json(sys.stdin.read(), args.player)
-        except NotationError as error:
-            return _fail(str(error))
-        except UnicodeDecodeError:
-            return _fail("input is not UTF-8 text")
-        print(json.dumps(result))
-        return 0
+        return _answer_one(lambda text: choose_json(text, args.player))
     for line in sys.stdin:
         try:
             answer: dict[str, object] = choose_json(line, args.player)
