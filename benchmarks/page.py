@@ -45,7 +45,6 @@ import os
 import platform
 import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -64,6 +63,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from serving import free_port, spawn, tail
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -263,26 +263,6 @@ def wait_until(check: Callable[[], T], timeout: float, what: str, interval: floa
 # --- servers -----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(command: list[str], cwd: Path, env: dict[str, str], log_path: Path
-                 ) -> subprocess.Popen[bytes]:
-    with log_path.open("wb") as out:
-        return subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-
-
-def tail(path: Path, lines: int = 20) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return ""
-
-
 def wait_serving(proc: subprocess.Popen[bytes], port: int, log_path: Path,
                  timeout: float = 60) -> None:
     """Until the server answers HTTP on 127.0.0.1:port (any status counts as an answer)."""
@@ -332,12 +312,12 @@ def servers(workdir: Path) -> Iterator[tuple[str, str]]:
     procs: list[tuple[subprocess.Popen[bytes], int, Path]] = []
     try:
         table_log = workdir / "table-server.log"
-        procs.append((start_server(
+        procs.append((spawn(
             [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1",
              "--port", str(table_port), "--pace", "0"], ROOT, env, table_log),
             table_port, table_log))
         minimal_log = workdir / "minimal-server.log"
-        procs.append((start_server([sys.executable, str(minimal), str(minimal_port)],
+        procs.append((spawn([sys.executable, str(minimal), str(minimal_port)],
                                    workdir, env, minimal_log), minimal_port, minimal_log))
         for proc, port, log_path in procs:
             wait_serving(proc, port, log_path)

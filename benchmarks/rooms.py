@@ -82,7 +82,6 @@ import platform
 import re
 import resource
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -101,6 +100,7 @@ from urllib.parse import urlencode
 import aiohttp
 import nicegui
 import socketio
+from serving import free_port, spawn, tail
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("ruby", "emerald", "sapphire", "amber")
@@ -757,28 +757,13 @@ async def acker(pages: Callable[[], list[Page]], stop: asyncio.Event) -> None:
 # --- the server ------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def start_server(port: int, workdir: Path, pace: float) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PARCHEESI_", "NICEGUI_"))}
     env.update(PARCHEESI_DATA_DIR=str(workdir / "data"),
                NICEGUI_STORAGE_PATH=str(workdir / "storage"), PYTHONUNBUFFERED="1")
     command = [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port),
                "--pace", str(pace)]
-    with (workdir / "server.log").open("wb") as out:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-
-
-def tail(path: Path, lines: int = 20) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return ""
+    return spawn(command, ROOT, env, workdir / "server.log")
 
 
 def wait_serving(proc: subprocess.Popen[bytes], base: str, log_path: Path,
