@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from nicegui import ui
 
+from .updates import set_props
+
 _PIPS = {
     1: [(50, 50)],
     2: [(28, 28), (72, 72)],
@@ -38,10 +40,10 @@ class Dice(ui.row):
              ) -> None:
         if dice is None:
             self.faces.set_content("")
-            self.props('aria-label="Dice: not rolled yet"')
+            set_props(self, {"aria-label": "Dice: not rolled yet"})
         else:
             self.faces.set_content(
                 '<div style="display:flex;gap:8px">'
                 + die_svg(dice[0], used[0]) + die_svg(dice[1], used[1]) + "</div>")
-            self.props(f'aria-label="Dice: {dice[0]} and {dice[1]}"')
+            set_props(self, {"aria-label": f"Dice: {dice[0]} and {dice[1]}"})
         self.values = dice

@@ -1,0 +1,33 @@
+"""Cheap element updates for what is redrawn on every action.
+
+NiceGUI's ``element.props("key=value ...")`` parses its string on every call, and quoted
+values go through ``ast.literal_eval``, whose helper closures are reference cycles: called
+for every button on every redraw, they fill the cyclic garbage collector, whose pauses then
+delay every game on the server. ``set_props`` takes the values as Python objects and sends
+an update only when one of them changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from nicegui import ui
+
+_MISSING = object()
+
+
+def set_props(element: ui.element, values: Mapping[str, Any], remove: Iterable[str] = ()
+              ) -> None:
+    """Set ``values`` and drop the ``remove`` keys; update the browser only on a change."""
+    props = element.props
+    changed = {key: value for key, value in values.items()
+               if props.get(key, _MISSING) != value}
+    gone = [key for key in remove if key in props]
+    if not changed and not gone:
+        return
+    with props.suspend_updates():
+        for key in gone:
+            del props[key]
+        props.update(changed)
+    element.update()
