@@ -141,8 +141,8 @@ let reduced = null;
 let selected = null;
 try {
   const board = getElement(svg.id.slice(1));
-  reduced = board.state.reduced;
-  const piece = board.state.pieces.find((p) => p[6] & 2);
+  reduced = board.view.reduced;
+  const piece = board.view.pieces.find((p) => p[6] & 2);
   if (piece) selected = `${board.geometry.colours[piece[0]][0]}-${piece[1] + 1}`;
 } catch (e) {}
 return {

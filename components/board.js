@@ -39,28 +39,32 @@ const BoardBase = {
 
 export default {
   components: { BoardBase },
-  props: { geometry: Object, state: Object },
+  props: { geometry: Object, state: String },
   emits: ["piece_click"],
   data() {
     return { anim: null, clock: 0, frame: 0, focused: null, lastSeq: 0, prefersReduced: false };
   },
   computed: {
+    // The state comes as one JSON string: cheaper for the server to send than nested lists.
+    view() {
+      return JSON.parse(this.state);
+    },
     turn() {
       const half = this.geometry.size / 2;
-      return `rotate(${90 * this.state.rotation} ${half} ${half})`;
+      return `rotate(${90 * this.view.rotation} ${half} ${half})`;
     },
     upright() {
-      return `rotate(${-90 * this.state.rotation})`;
+      return `rotate(${-90 * this.view.rotation})`;
     },
     activeKey() {
-      return this.state.active.join("");
+      return this.view.active.join("");
     },
     reduced() {
-      return this.state.reduced || this.prefersReduced;
+      return this.view.reduced || this.prefersReduced;
     },
     pieces() {
       const held = this.anim ? this.heldPositions() : {};
-      return this.state.pieces.map(([c, i, x, y, r, hit, flags, label]) => {
+      return this.view.pieces.map(([c, i, x, y, r, hit, flags, label]) => {
         const key = `${this.geometry.colours[c][0]}-${i + 1}`;
         const at = held[key] || [x, y];
         return {
@@ -74,7 +78,7 @@ export default {
     },
   },
   watch: {
-    state(s) {
+    view(s) {
       this.play(s);
     },
   },
@@ -82,7 +86,7 @@ export default {
     this.prefersReduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   },
   mounted() {
-    this.lastSeq = this.state.seq; // a page (re)load shows the position, it does not replay
+    this.lastSeq = this.view.seq; // a page (re)load shows the position, it does not replay
   },
   unmounted() {
     cancelAnimationFrame(this.frame);
@@ -154,7 +158,7 @@ export default {
          @click="finish">
       <g :transform="turn">
         <BoardBase :g="geometry" :active="activeKey" :upright="upright"/>
-        <g v-for="(t, k) in state.targets" :key="'target' + k" :transform="'translate(' + t[0] + ' ' + t[1] + ')'">
+        <g v-for="(t, k) in view.targets" :key="'target' + k" :transform="'translate(' + t[0] + ' ' + t[1] + ')'">
           <circle :r="t[2]" :fill="geometry.colours[t[3]][3]" fill-opacity="0.75" stroke="#1b1b1b"
                   stroke-width="3.5" stroke-dasharray="9 6">
             <animateTransform v-if="!reduced" attributeName="transform" type="rotate" from="0" to="360"

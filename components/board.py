@@ -6,7 +6,8 @@ the first render, :meth:`Board._to_dict` leaves it out and asks the browser to k
 (NiceGUI's ``preserved_props``), so each :meth:`Board.show` costs one small message with the
 16 pieces, the highlights and the animation list, and never rebuilds elements.
 
-Prop format (``geometry`` once, ``state`` on every ``show``), all lengths in board units of a
+Prop format (``geometry`` once, ``state`` on every ``show``: the JSON text of ``Board.view``,
+which Python code reads as a dict), all lengths in board units of a
 ``0 0 1000 1000`` view box, numbers rounded to 0.1:
 
 ``geometry``
@@ -27,6 +28,7 @@ Prop format (``geometry`` once, ``state`` on every ``show``), all lengths in boa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -145,7 +147,7 @@ class Board(ui.element, component="board.js"):
         self._shown: Sequence[Sequence[int]] = ()
         self._seq = 0
         self._geometry_sent = False
-        self._props["state"] = {
+        self._set_view({
             "seq": 0,
             "rotation": 0,
             "reduced": False,
@@ -153,7 +155,7 @@ class Board(ui.element, component="board.js"):
             "pieces": [],
             "targets": [],
             "moves": [],
-        }
+        })
         self.on("piece_click", self._handle_piece_click)
 
     def show(
@@ -192,7 +194,7 @@ class Board(ui.element, component="board.js"):
         ]
         self._movable = movable_set
         self._seq += 1
-        self._props["state"] = {
+        self._set_view({
             "seq": self._seq,
             "rotation": rotation % 4,
             "reduced": reduced_motion,
@@ -200,8 +202,15 @@ class Board(ui.element, component="board.js"):
             "pieces": drawn,
             "targets": [_target_ring(c, p) for c, p in targets],
             "moves": [] if reduced_motion else self._animations(list(moves), pieces),
-        }
+        })
         self._shown = pieces
+
+    def _set_view(self, view: dict[str, Any]) -> None:
+        """Keep ``view`` and send it as one JSON string: NiceGUI would otherwise wrap every
+        nested list in an observable and the socket layer would walk them all, for every
+        client on every action."""
+        self.view = view
+        self._props["state"] = json.dumps(view, separators=(",", ":"))
 
     def _animations(self, moves: list[Move], pieces: Sequence[Sequence[int]]) -> list[list[Any]]:
         """The path of every move, starting where the piece was drawn and ending where it will

@@ -63,7 +63,7 @@ async def table_user(user: User):
 def board_state(user: User) -> dict:
     shown = board(user)
     assert shown is not None, "no board on the page"
-    return shown.props["state"]
+    return shown.view
 
 
 def board_pieces(user: User) -> dict[tuple[int, int], list]:

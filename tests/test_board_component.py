@@ -8,6 +8,8 @@ named ``<test>.failed.png`` when the test failed, and fails a test on a browser 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from nicegui import ui
 from nicegui.testing import Screen, User
@@ -33,7 +35,7 @@ PIECE_SELECTOR = '[data-testid^="board-piece-"]'
 
 
 def pieces_by_key(board: Board) -> dict[tuple[int, int], list]:
-    return {(p[0], p[1]): p for p in board.props["state"]["pieces"]}
+    return {(p[0], p[1]): p for p in board.view["pieces"]}
 
 
 def only_board(user: User) -> Board:
@@ -56,7 +58,7 @@ async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> 
 
     await user.open("/")
     board = only_board(user)
-    state = board.props["state"]
+    state = board.view
     assert state["active"] == [1, 1, 1, 1]
     assert state["rotation"] == 0
     pieces = pieces_by_key(board)
@@ -83,7 +85,7 @@ async def test_inactive_colours_targets_and_rotation(user: User) -> None:
 
     await user.open("/")
     board = only_board(user)
-    state = board.props["state"]
+    state = board.view
     assert state["active"] == [1, 0, 1, 0]
     assert {p[0] for p in state["pieces"]} == {RUBY, SAPPHIRE}
     assert state["rotation"] == 3
@@ -106,7 +108,7 @@ async def test_moves_become_square_by_square_paths(user: User) -> None:
         board.show(after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)])
 
     await user.open("/")
-    state = only_board(user).props["state"]
+    state = only_board(user).view
     assert state["seq"] == 2
     (c1, i1, enter, ms1), (c2, i2, capture, ms2) = state["moves"]
     assert (c1, i1, c2, i2) == (RUBY, 0, SAPPHIRE, 2)
@@ -126,7 +128,7 @@ async def test_long_moves_are_capped_and_reduced_motion_sends_none(user: User) -
         board = Board()
         board.show(start)
         board.show(end, moves=moves)
-        ui.label(str(sum((len(m[2]) // 2 - 1) * m[3] for m in board.props["state"]["moves"])))
+        ui.label(str(sum((len(m[2]) // 2 - 1) * m[3] for m in board.view["moves"])))
         quiet = Board()
         quiet.show(start)
         quiet.show(end, moves=moves, reduced_motion=True)
@@ -135,9 +137,9 @@ async def test_long_moves_are_capped_and_reduced_motion_sends_none(user: User) -
     total = int(next(iter(user.find(ui.label).elements)).text)
     assert 900 <= total <= 1000  # 80 squares would take 6 s at full pace
     loud, quiet = sorted(user.find(Board).elements, key=lambda b: b.id)
-    assert len(loud.props["state"]["moves"]) == 4
-    assert quiet.props["state"]["moves"] == []
-    assert quiet.props["state"]["reduced"] is True
+    assert len(loud.view["moves"]) == 4
+    assert quiet.view["moves"] == []
+    assert quiet.view["reduced"] is True
 
 
 async def test_pair_end_point_is_where_the_piece_is_drawn(user: User) -> None:
@@ -151,7 +153,7 @@ async def test_pair_end_point_is_where_the_piece_is_drawn(user: User) -> None:
         board.show(after, moves=[(RUBY, 3, 5, 10)])
 
     await user.open("/")
-    (_, _, path, _) = only_board(user).props["state"]["moves"][0]
+    (_, _, path, _) = only_board(user).view["moves"][0]
     assert len(path) == 2 * 6
     assert path[-2:] == pytest.approx(piece_point(RUBY, 3, after), abs=0.05)
     assert path[-2:] != pytest.approx(square_point(RUBY, 10), abs=CELL / 10)
@@ -172,7 +174,7 @@ async def test_geometry_is_sent_with_the_first_render_only(user: User) -> None:
     update = board._to_dict()  # what every later update carries
     assert "geometry" not in update["props"]
     assert update["preserved_props"] == ["geometry"]
-    assert len(update["props"]["state"]["pieces"]) == 16
+    assert len(json.loads(update["props"]["state"])["pieces"]) == 16
 
 
 async def test_only_movable_pieces_reach_the_callback(user: User) -> None:

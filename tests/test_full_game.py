@@ -69,7 +69,7 @@ async def test_a_solo_game_is_played_to_the_winner_card(fixed_seed, user: User) 
         await click(user, "settings")
         await choose(user, "setting-motion", "on")
         await click(user, "settings-close")
-        assert board(user).props["state"]["reduced"] is True
+        assert board(user).view["reduced"] is True
 
         clicks = 0
         while True:
@@ -87,7 +87,7 @@ async def test_a_solo_game_is_played_to_the_winner_card(fixed_seed, user: User) 
                 await click(user, "play-best")
             clicks += 1
             assert game.version > version, f"click {clicks} was not accepted"
-            assert board(user).props["state"]["moves"] == []  # nothing is animated
+            assert board(user).view["moves"] == []  # nothing is animated
     finally:
         stop_runners()
 
