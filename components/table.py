@@ -38,8 +38,10 @@ from parcheesi.tables import LiveGame
 
 from .board import Board
 from .dice import Dice
+from .region import Region
 from .settings import ARROW_ICON, Settings
 from .texts import describe, move_label, piece_label, reward_label
+from .updates import set_props
 
 LOG_LINES = 8
 log = logging.getLogger("parcheesi.ui")
@@ -92,23 +94,31 @@ class TableView:
         self.drawn_chips: Any = None
         self.drawn_options: Any = None
         self.busy = False
+        self.winner_shown = False
 
         self.client = ui.context.client
+        # Each part that changes on its own sits in a Region (a redraw boundary): an update
+        # then costs the browser that part, not the whole page.
         self.root = ui.element("div").classes("table-layout w-full")
         with self.root:
-            with ui.column().classes("board-column items-center"):
-                self.turn = ui.label("").classes("text-lg font-medium").props(
-                    'data-testid=turn aria-live=polite')
-                self.board = Board(on_piece_click=self._board_click)
-                self.board.classes("board-box")
-            with ui.column().classes("controls-column gap-2"):
+            with Region().classes("board-column items-center"):
+                with Region():
+                    self.turn = ui.label("").classes("text-lg font-medium").props(
+                        'data-testid=turn aria-live=polite')
+                with Region().classes("w-full items-center"):
+                    self.board = Board(on_piece_click=self._board_click)
+                    self.board.classes("board-box")
+            with Region().classes("controls-column gap-2"):
                 with ui.row().classes("items-center gap-3 w-full"):
-                    self.dice = Dice()
-                    self.chips = ui.row().classes("gap-1")
+                    with Region():
+                        self.dice = Dice()
+                    with Region():
+                        self.chips = ui.row().classes("gap-1")
                     ui.space()
-                    self.roll_button = ui.button("Roll", on_click=self.roll).props(
-                        'data-testid=roll color=primary size=lg aria-keyshortcuts=R')
-                with ui.row().classes("gap-2 w-full no-wrap"):
+                    with Region():
+                        self.roll_button = ui.button("Roll", on_click=self.roll).props(
+                            'data-testid=roll color=primary size=lg aria-keyshortcuts=R')
+                with Region("row").classes("gap-2 w-full no-wrap"):
                     self.piece_buttons = []
                     for piece in range(4):
                         button = ui.button(str(piece + 1),
@@ -116,17 +126,20 @@ class TableView:
                         button.props(f'data-testid=piece-{piece + 1} size=lg '
                                      f'aria-keyshortcuts={piece + 1}').classes("grow")
                         self.piece_buttons.append(button)
-                self.options = ui.row().classes("gap-2 w-full min-h-[44px]")
-                with ui.row().classes("gap-2 w-full"):
+                with Region().classes("w-full"):
+                    self.options = ui.row().classes("gap-2 w-full min-h-[44px]")
+                with Region("row").classes("gap-2 w-full"):
                     self.hint_button = ui.button("Hint", on_click=self.show_hint).props(
                         'data-testid=hint outline')
                     self.best_button = ui.button("Play best", on_click=self.play_best).props(
                         'data-testid=play-best outline')
-                self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
-                    'data-testid=status aria-live=polite role=status')
-                self.winner = ui.column().classes("w-full")
+                with Region().classes("w-full"):
+                    self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
+                        'data-testid=status aria-live=polite role=status')
+                with Region().classes("w-full"):
+                    self.winner = ui.column().classes("w-full")
                 with ui.expansion("Moves", value=True).classes("w-full").props(
-                        f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'):
+                        f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
                     self.log_view = ui.label("").classes("text-sm whitespace-pre-line").props(
                         'data-testid=log')
         ui.keyboard(on_key=self._key, ignore=["input", "select", "textarea"])
@@ -381,10 +394,12 @@ class TableView:
                     count = state.portions.count(value)
                     chip = ui.button(f"{value}" + (f" ×{count}" if count > 1 else ""),
                                      on_click=lambda v=value: self.choose_portion(v))
-                    chip.props(f'dense rounded aria-label="Use {value}" '
-                               f'aria-pressed={"true" if self.portion == value else "false"} '
-                               f'data-testid=portion-{value}')
-                    chip.props("color=primary" if self.portion == value else "outline")
+                    pressed = self.portion == value
+                    set_props(chip, {"dense": True, "rounded": True,
+                                     "aria-label": f"Use {value}",
+                                     "aria-pressed": "true" if pressed else "false",
+                                     "data-testid": f"portion-{value}",
+                                     **({"color": "primary"} if pressed else {"outline": True})})
         # Roll
         can_roll = acting and state.phase in (Phase.OPENING, Phase.ROLL)
         self.roll_button.set_text("Roll for the start" if state.phase is Phase.OPENING
@@ -395,11 +410,11 @@ class TableView:
         for piece, button in enumerate(self.piece_buttons):
             progress = state.pieces[state.turn][piece]
             button.set_enabled(piece in movable)
-            button.props(f'aria-label="{piece_label(self.name(state.turn), piece, progress)}" '
-                         f'color={colour_css(colour)}')
-            button.props(remove="outline" if piece == self.selected else "")
-            if piece != self.selected:
-                button.props("outline")
+            selected = piece == self.selected
+            set_props(button, {"aria-label": piece_label(self.name(state.turn), piece, progress),
+                               "color": colour_css(colour),
+                               **({} if selected else {"outline": True})},
+                      remove=("outline",) if selected else ())
         # Movement options (rebuilt only when they change)
         options: tuple[Any, ...] = ()
         if self.selected is not None and acting:
@@ -416,8 +431,9 @@ class TableView:
                         ui.label(option).classes("text-grey-8")
                         continue
                     text, action = option
-                    ui.button(text, on_click=lambda a=action: self.take(a)).props(
-                        f'data-testid=move-option color={colour_css(colour)} no-caps')
+                    set_props(ui.button(text, on_click=lambda a=action: self.take(a)),
+                              {"data-testid": "move-option", "color": colour_css(colour),
+                               "no-caps": True})
         can_hint = acting and state.phase in (Phase.MOVE, Phase.REWARD)
         self.hint_button.set_enabled(can_hint)
         self.best_button.set_enabled(can_hint)
@@ -429,8 +445,12 @@ class TableView:
         self._winner(state)
 
     def _winner(self, state: State) -> None:
+        shown = state.phase is Phase.OVER and state.winner is not None
+        if shown == self.winner_shown:
+            return
+        self.winner_shown = shown
         self.winner.clear()
-        if state.phase is not Phase.OVER or state.winner is None:
+        if not shown:
             return
         stats = self.game.stats
 
