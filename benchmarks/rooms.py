@@ -1,7 +1,7 @@
 """Online rooms under load: many simulated phones playing at once over NiceGUI's own protocol.
 
     .venv/bin/python benchmarks/rooms.py [--rooms 50] [--clients-per-room 4] [--duration 60]
-        [--think 0] [--setup-concurrency 10] [--concurrent-guests] [--server-log FILE]
+        [--think 2] [--setup-concurrency 10] [--concurrent-guests] [--server-log FILE]
 
 Starts the real server as a subprocess in its own process group (``app.py --host 127.0.0.1
 --port <free> --pace 0.05``, with ``PARCHEESI_DATA_DIR`` and NiceGUI's storage in a fresh
@@ -34,9 +34,11 @@ game when it is enabled. A page that stalls during set-up is reloaded once, as a
 (counted as an error). Every seat is a person, so the server's computer task never plays
 (``--pace`` has no effect on the figures).
 
-During play each phone whose seat is to act presses, as soon as its buttons are enabled (after
-``--think`` seconds, 0 by default): the first movement option if one is offered, else Roll,
-else the first enabled piece button (which only selects the piece and shows the options). A
+During play each phone whose seat is to act presses, once its buttons are enabled and it has
+thought for a while (uniformly 0.5 to 1.5 times ``--think`` seconds, 2 by default, from a
+seeded generator; people do not press in lockstep): the first movement option if one is
+offered, else Roll, else the first enabled piece button (which only selects the piece and
+shows the options). A
 finished game is restarted by the host's "New game" (play again). Roll and a movement option
 are game actions; for each, every phone of the room measures the time from the acting phone
 sending its click to that phone receiving the ``update`` that carries the board's next state
@@ -79,6 +81,7 @@ import gc
 import json
 import os
 import platform
+import random
 import re
 import resource
 import signal
@@ -129,6 +132,18 @@ STORED_KEYS = re.compile(r'Object\.keys\(localStorage\)\.filter\(k => k\.startsW
 
 def log(message: str) -> None:
     print(f"[rooms] {message}", file=sys.stderr, flush=True)
+
+
+THINKING = random.Random(2026)
+"""The players' thinking times (seeded: runs with the same arguments press alike)."""
+
+
+def _decoded(element: dict[str, Any]) -> dict[str, Any]:
+    """The board sends its state as JSON text; read it as the board's script does."""
+    state = element.get("props", {}).get("state") if isinstance(element, dict) else None
+    if isinstance(state, str) and state.startswith("{"):
+        element["props"]["state"] = json.loads(state)
+    return element
 
 
 class StepFailed(RuntimeError):
@@ -254,7 +269,7 @@ class Page:
         for escaped, plain in (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"),
                                ("&amp;", "&")):
             text = text.replace(escaped, plain)
-        self.elements = {str(k): v for k, v in json.loads(text).items()}
+        self.elements = {str(k): _decoded(v) for k, v in json.loads(text).items()}
         self.client_id = client_id.group(1)
         self.next_message_id = int(next_id.group(1))
         for key, element in self.elements.items():
@@ -317,7 +332,7 @@ class Page:
             for prop in element.pop("preserved_props", None) or []:
                 if old is not None and prop in old.get("props", {}):
                     element.setdefault("props", {})[prop] = old["props"][prop]
-            self.elements[key] = element
+            self.elements[key] = element = _decoded(element)
             if self._is_board(element):
                 boards.append(key)
         for key in boards:
@@ -717,7 +732,9 @@ async def play(page: Page, room: Room, deadline: float, think: float, step_timeo
             await page.changed(deadline - loop.time())
             continue
         if think > 0:
-            await asyncio.sleep(think)
+            # People do not think in lockstep: a fixed pause would make all rooms press
+            # within the same few milliseconds every round, a burst no real evening has.
+            await asyncio.sleep(THINKING.uniform(0.5 * think, 1.5 * think))
             if loop.time() >= deadline or choice(page, room) != picked:
                 continue
         kind, key = picked
@@ -1101,8 +1118,9 @@ def main() -> None:
     parser.add_argument("--clients-per-room", type=int, default=TARGET_CLIENTS_PER_ROOM,
                         choices=(2, 3, 4), help="players (all people) per room")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds a player waits before each press (0: at once)")
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="mean seconds a player waits before each press, drawn uniformly "
+                             "from 0.5x to 1.5x (0: press at once, which saturates the server)")
     parser.add_argument("--pace", type=float, default=0.05, help="the server's --pace")
     parser.add_argument("--setup-concurrency", type=int, default=10,
                         help="rooms being set up at the same time")
