@@ -10,6 +10,7 @@ import gc
 import os
 import socket
 import sys
+from pathlib import Path
 
 import ifaddr
 from fastapi.responses import JSONResponse
@@ -61,16 +62,10 @@ async def clean_up_rooms() -> None:
 
 app.on_startup(lambda: background_tasks.create(clean_up_rooms(), name="room clean-up"))
 
+STYLE = (Path(__file__).parent / "components" / "style.css").read_text()
+"""The pages' own styles, inlined into every page (no extra request)."""
+
 HEAD = """
-<style>
-  .table-layout { display: grid; gap: 12px; grid-template-columns: 1fr; }
-  .board-box { width: min(100%, 72vh); }
-  @media (min-width: 900px) {
-    .table-layout { grid-template-columns: minmax(0, 1.3fr) minmax(320px, 1fr); }
-    .board-box { width: min(100%, 76vh); }
-  }
-  .rules-text h2 { font-size: 1.2rem; font-weight: 600; margin: 1rem 0 0.3rem; }
-</style>
 <script>
 (() => {
   let ctx = null;
@@ -103,6 +98,7 @@ HEAD = """
 def frame(title: str) -> ui.header:
     """Head, colours and the top bar shared by every page (returned for extra buttons)."""
     ui.add_head_html(HEAD)
+    ui.add_css(STYLE)
     ui.colors(primary="#8b1e2d")
     ui.page_title(title)
     with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm") as header:
@@ -411,4 +407,4 @@ if __name__ == "__main__" and not SIMULATED:
 if __name__ in {"__main__", "__mp_main__"}:
     ui.run(host=config.host, port=config.port, title="Parcheesi", reload=False, show=False,
            storage_secret=config.storage_secret, reconnect_timeout=10, favicon="🎲",
-           show_welcome_message=True)
+           show_welcome_message=True, tailwind=False)

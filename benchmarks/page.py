@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/page.py [--samples 30] [--budget 600]
 
 Starts two servers as subprocesses, each in its own process group and bound to 127.0.0.1:
-the real one (``app.py --pace 0``, with ``PARCHEESI_DATA_DIR`` and NiceGUI's storage in a
+the real one (``app.py --pace 0.05``, with ``PARCHEESI_DATA_DIR`` and NiceGUI's storage in a
 fresh temporary directory, so ``data/`` and ``.nicegui/`` are never touched) and a minimal
 NiceGUI page (one label, one button that changes the label). Two headless Chromiums
 (Debian's ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``, with the flags and the
@@ -110,6 +110,11 @@ def index() -> None:
 
 ui.run(host="127.0.0.1", port=int(sys.argv[1]), reload=False, show=False)
 '''
+
+PACE = 0.05
+"""The server's --pace (seconds per computer step): quick computer turns, and, as at any real
+pace, the computer starts thinking only after the person's move has gone out. At ``--pace 0``
+its first decision would be computed before the move is sent, which no real setting does."""
 
 LIST_COLUMNS = ["path", "type", "status", "encoding", "bytes", "timing_transfer", "decoded"]
 """One row per HTTP response of a first load, largest first (bytes: DevTools' count)."""
@@ -314,7 +319,7 @@ def servers(workdir: Path) -> Iterator[tuple[str, str]]:
         table_log = workdir / "table-server.log"
         procs.append((spawn(
             [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1",
-             "--port", str(table_port), "--pace", "0"], ROOT, env, table_log),
+             "--port", str(table_port), "--pace", str(PACE)], ROOT, env, table_log),
             table_port, table_log))
         minimal_log = workdir / "minimal-server.log"
         procs.append((spawn([sys.executable, str(minimal), str(minimal_port)],
@@ -773,7 +778,7 @@ def run(samples: int, budget: float) -> dict[str, Any]:
     return {
         "benchmark": "page",
         "machine": info,
-        "setup": {"viewport": "{}x{}".format(*PHONE_WINDOW), "pace": 0, "samples": samples,
+        "setup": {"viewport": "{}x{}".format(*PHONE_WINDOW), "pace": PACE, "samples": samples,
                   "motion": "Reduce motion", "game": "solo, Ruby (you) vs Sapphire (medium)",
                   **counts},
         "first_load": {

@@ -426,7 +426,8 @@ class Page:
     def enabled(self, key: str | None) -> bool:
         if key is None or not self.shown(key):
             return False
-        return not self.elements[key].get("props", {}).get("disable")
+        props = self.elements[key].get("props", {})
+        return not (props.get("disable") or props.get("disabled"))  # Quasar's, or HTML's
 
     def text(self, testid: str) -> str:
         key = self.first(testid)

@@ -37,6 +37,7 @@ from parcheesi.state import IllegalAction, Phase, State
 from parcheesi.tables import LiveGame
 
 from .board import Board
+from .buttons import PlainButton
 from .dice import Dice
 from .region import Region
 from .settings import ARROW_ICON, Settings
@@ -91,7 +92,8 @@ class TableView:
         self.log: list[str] = []
         self.last_roll: tuple[int, int] | None = None
         """The newest roll seen, still shown after a roll that passed the turn at once."""
-        self.drawn_chips: Any = None
+        self.chip_values: list[int] = []
+        """The dice portion each chip stands for, in the order of ``self.chip_buttons``."""
         self.drawn_options: Any = None
         self.busy = False
         self.winner_shown = False
@@ -112,27 +114,29 @@ class TableView:
                 with ui.row().classes("items-center gap-3 w-full"):
                     with Region():
                         self.dice = Dice()
-                    with Region():
-                        self.chips = ui.row().classes("gap-1")
+                    self.chip_row = Region("row").classes("gap-1")
+                    self.chip_buttons: list[PlainButton] = []
                     ui.space()
                     with Region():
-                        self.roll_button = ui.button("Roll", on_click=self.roll).props(
-                            'data-testid=roll color=primary size=lg aria-keyshortcuts=R')
+                        self.roll_button = PlainButton("Roll", on_click=self.roll,
+                                                       filled=True, size="lg").props(
+                            'data-testid=roll aria-keyshortcuts=R')
                 with Region("row").classes("gap-2 w-full no-wrap"):
                     self.piece_buttons = []
                     for piece in range(4):
-                        button = ui.button(str(piece + 1),
-                                           on_click=lambda p=piece: self.choose_piece(p))
-                        button.props(f'data-testid=piece-{piece + 1} size=lg '
+                        button = PlainButton(str(piece + 1), size="lg",
+                                             on_click=lambda p=piece: self.choose_piece(p))
+                        button.props(f'data-testid=piece-{piece + 1} '
                                      f'aria-keyshortcuts={piece + 1}').classes("grow")
                         self.piece_buttons.append(button)
-                with Region().classes("w-full"):
-                    self.options = ui.row().classes("gap-2 w-full min-h-[44px]")
+                with Region().classes("w-full min-h-[44px]"):
+                    self.choose_note = ui.label("").classes("text-grey-8")
+                    self.options = ui.row().classes("gap-2 w-full")
                 with Region("row").classes("gap-2 w-full"):
-                    self.hint_button = ui.button("Hint", on_click=self.show_hint).props(
-                        'data-testid=hint outline')
-                    self.best_button = ui.button("Play best", on_click=self.play_best).props(
-                        'data-testid=play-best outline')
+                    self.hint_button = PlainButton("Hint", on_click=self.show_hint).props(
+                        'data-testid=hint')
+                    self.best_button = PlainButton("Play best", on_click=self.play_best).props(
+                        'data-testid=play-best')
                 with Region().classes("w-full"):
                     self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
                         'data-testid=status aria-live=polite role=status')
@@ -384,22 +388,9 @@ class TableView:
         self.shown_state = state
         # Dice and portions
         self.dice.show(state.dice or self.last_roll)
-        chips = (tuple(state.portions), self.portion) if state.phase is Phase.MOVE and acting \
-            else None
-        if chips != self.drawn_chips:  # rebuild the chips only when they change
-            self.drawn_chips = chips
-            self.chips.clear()
-            with self.chips:
-                for value in sorted(set(state.portions), reverse=True) if chips else ():
-                    count = state.portions.count(value)
-                    chip = ui.button(f"{value}" + (f" ×{count}" if count > 1 else ""),
-                                     on_click=lambda v=value: self.choose_portion(v))
-                    pressed = self.portion == value
-                    set_props(chip, {"dense": True, "rounded": True,
-                                     "aria-label": f"Use {value}",
-                                     "aria-pressed": "true" if pressed else "false",
-                                     "data-testid": f"portion-{value}",
-                                     **({"color": "primary"} if pressed else {"outline": True})})
+        values = sorted(set(state.portions), reverse=True) \
+            if state.phase is Phase.MOVE and acting else []
+        self._show_chips(values, state.portions)
         # Roll
         can_roll = acting and state.phase in (Phase.OPENING, Phase.ROLL)
         self.roll_button.set_text("Roll for the start" if state.phase is Phase.OPENING
@@ -410,30 +401,24 @@ class TableView:
         for piece, button in enumerate(self.piece_buttons):
             progress = state.pieces[state.turn][piece]
             button.set_enabled(piece in movable)
-            selected = piece == self.selected
-            set_props(button, {"aria-label": piece_label(self.name(state.turn), piece, progress),
-                               "color": colour_css(colour),
-                               **({} if selected else {"outline": True})},
-                      remove=("outline",) if selected else ())
+            button.restyle(tone=colour, filled=piece == self.selected)
+            set_props(button, {"aria-label": piece_label(self.name(state.turn), piece, progress)})
         # Movement options (rebuilt only when they change)
-        options: tuple[Any, ...] = ()
+        options: tuple[tuple[str, Action], ...] = ()
         if self.selected is not None and acting:
             options = tuple(self.options_for(self.selected))
-        elif acting and state.phase in (Phase.MOVE, Phase.REWARD):
-            options = ("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
-                                          else ""),)
+        choose = acting and not options and state.phase in (Phase.MOVE, Phase.REWARD)
+        self.choose_note.set_text("Choose a piece" + (" for the bonus"
+                                                      if state.phase is Phase.REWARD else ""))
+        self.choose_note.set_visibility(choose)
         if (options, colour) != self.drawn_options:
             self.drawn_options = (options, colour)
             self.options.clear()
             with self.options:
-                for option in options:
-                    if isinstance(option, str):
-                        ui.label(option).classes("text-grey-8")
-                        continue
-                    text, action = option
-                    set_props(ui.button(text, on_click=lambda a=action: self.take(a)),
-                              {"data-testid": "move-option", "color": colour_css(colour),
-                               "no-caps": True})
+                for text, action in options:
+                    PlainButton(text, on_click=lambda a=action: self.take(a), tone=colour,
+                                filled=True, gone_when_pressed=True).props(
+                        "data-testid=move-option")
         can_hint = acting and state.phase in (Phase.MOVE, Phase.REWARD)
         self.hint_button.set_enabled(can_hint)
         self.best_button.set_enabled(can_hint)
@@ -443,6 +428,32 @@ class TableView:
             self.status.set_text(f"{turn_name} rolled doubles: roll again")
         self.log_view.set_text("\n".join(reversed(self.log)))
         self._winner(state)
+
+    def _show_chips(self, values: list[int], portions: tuple[int, ...]) -> None:
+        """One chip per dice portion value still to use. The chips are kept and relabelled
+        (a chip only selects a portion, it is no action), so the browser builds none."""
+        while len(self.chip_buttons) < len(values):
+            k = len(self.chip_buttons)
+            with self.chip_row:
+                chip = PlainButton(on_click=lambda k=k: self._chip(k), size="sm")
+            self.chip_buttons.append(chip)
+        self.chip_values = values
+        for k, chip in enumerate(self.chip_buttons):
+            chip.set_visibility(k < len(values))
+            if k >= len(values):  # hidden, and no longer any portion's chip for the hooks
+                set_props(chip, {}, remove=("data-testid", "aria-label", "aria-pressed"))
+                continue
+            value, count = values[k], portions.count(values[k])
+            pressed = self.portion == value
+            chip.set_text(f"{value}" + (f" ×{count}" if count > 1 else ""))
+            chip.restyle(filled=pressed)
+            set_props(chip, {"aria-label": f"Use {value}",
+                             "aria-pressed": "true" if pressed else "false",
+                             "data-testid": f"portion-{value}"})
+
+    def _chip(self, k: int) -> None:
+        if k < len(self.chip_values):
+            self.choose_portion(self.chip_values[k])
 
     def _winner(self, state: State) -> None:
         shown = state.phase is Phase.OVER and state.winner is not None
@@ -476,9 +487,4 @@ class TableView:
             ], rows=rows).props("dense flat").classes("w-full")
             ui.button("New game", on_click=self.on_new_game).props(
                 'color=primary data-testid=winner-new-game')
-
-
-def colour_css(colour: str) -> str:
-    return {"ruby": "red-9", "emerald": "green-8", "sapphire": "blue-8",
-            "amber": "amber-9"}[colour]
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
+from parcheesi import store as store_module
 from parcheesi.backup import backup, restore
 from parcheesi.game import Roll, legal_actions
 from parcheesi.migrate import current_revision, sync_url, upgrade
@@ -63,6 +64,27 @@ async def test_a_stale_or_concurrent_action_is_refused_and_changes_nothing(datab
     with pytest.raises(VersionConflict):
         await store.append_action(game.id, 0, {"type": "roll"}, {"forged": True}, False)
     assert (await store.game(game.id)).state == before  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_sqlite_copies_its_write_ahead_log_into_the_database_in_the_background(
+        tmp_path, monkeypatch):
+    """Clicks never wait for the disk: the action connection does not checkpoint by itself,
+    a background thread does every few actions, so the database file itself grows."""
+    monkeypatch.setattr(store_module, "_CHECKPOINT_EVERY", 5)
+    path = tmp_path / "wal.sqlite3"
+    store = Store(f"sqlite+aiosqlite:///{path}")
+    game = await Hub(store).create_local("browser-w", "solo", SEATS)
+    big = {"padding": "x" * 20_000}  # a few pages per write, so the copy shows in the file
+    size_before = path.stat().st_size
+    for version in range(4):
+        await store.append_action(game.id, version, {"type": "roll"}, big, False)
+    assert store._checkpoint is None and path.stat().st_size == size_before
+    await store.append_action(game.id, 4, {"type": "roll"}, big, False)
+    assert store._checkpoint is not None
+    await store._checkpoint
+    assert path.stat().st_size > size_before + 20_000  # the current state, at least
+    assert len(await store.actions(game.id)) == 5
     await store.close()
 
 
