@@ -1,0 +1,28 @@
+// Two dice drawn as dice: SVG faces with pips. The values come from components/dice.py; a
+// new roll only moves pips, it builds no new drawing.
+const PIPS = {
+  1: [[50, 50]],
+  2: [[28, 28], [72, 72]],
+  3: [[28, 28], [50, 50], [72, 72]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+  6: [[28, 26], [72, 26], [28, 50], [72, 50], [28, 74], [72, 74]],
+};
+
+export default {
+  props: { faces: Array },
+  computed: {
+    shown() {
+      return (this.faces || []).map(([value, used], k) => ({ k, used, pips: PIPS[value] || [] }));
+    },
+  },
+  template: `
+    <div style="display: flex; gap: 8px; align-items: center; min-height: 56px">
+      <svg v-for="face in shown" :key="face.k" viewBox="0 0 100 100" width="52" height="52"
+           aria-hidden="true" :style="{ opacity: face.used ? 0.35 : 1 }">
+        <rect x="4" y="4" width="92" height="92" rx="18" fill="#fffdf7" stroke="#1d1d1f" stroke-width="4"/>
+        <circle v-for="(p, n) in face.pips" :key="n" :cx="p[0]" :cy="p[1]" r="9" fill="#1d1d1f"/>
+      </svg>
+    </div>
+  `,
+};
