@@ -28,6 +28,7 @@ which Python code reads as a dict), all lengths in board units of a
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
@@ -124,6 +125,18 @@ def default_label(colour: int, piece: int, progress: int) -> str:
     return f"{name}, {where}, {HOME - progress} squares from home"
 
 
+@functools.lru_cache(maxsize=256)
+def _spots(pieces: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
+    """(colour, index, (x, y, radius, tap radius)) of every piece. A position is drawn by
+    every tab of its game, and a roll redraws it unchanged: it is worked out once."""
+    return tuple(
+        (c, i, (*(_r(v) for v in piece_point(c, i, pieces)), _r(piece_radius(c, i, pieces)),
+                _r(hit_radius(c, i, pieces))))
+        for c, own in enumerate(pieces)
+        for i in range(len(own))
+    )
+
+
 def _target_ring(colour: int, progress: int) -> list[float]:
     """Where a landing preview goes: the square or lane cell, or the colour's HOME triangle."""
     if progress == HOME:
@@ -183,14 +196,11 @@ class Board(ui.element, component="board.js"):
             [
                 c,
                 i,
-                *(_r(v) for v in piece_point(c, i, pieces)),
-                _r(piece_radius(c, i, pieces)),
-                _r(hit_radius(c, i, pieces)),
+                *spot,
                 (1 if (c, i) in movable_set else 0) | (2 if selected == (c, i) else 0),
-                labels.get((c, i)) or default_label(c, i, progress),
+                labels.get((c, i)) or default_label(c, i, pieces[c][i]),
             ]
-            for c, progresses in enumerate(pieces)
-            for i, progress in enumerate(progresses)
+            for c, i, spot in _spots(tuple(tuple(own) for own in pieces))
         ]
         self._movable = movable_set
         self._seq += 1
