@@ -111,6 +111,7 @@ export default {
       this.finish();
       if (s.seq <= this.lastSeq) return; // the same show() sent again
       this.lastSeq = s.seq;
+      if (s.sound && window.parcheesiSound) window.parcheesiSound(s.sound[0], s.sound[1]);
       if (this.reduced || !s.moves.length) return;
       let t = 0;
       const tracks = s.moves.map(([c, i, flat, ms]) => {

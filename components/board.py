@@ -23,7 +23,8 @@ which Python code reads as a dict), all lengths in board units of a
     ``reduced``: no motion; ``active``: ``[0/1] * 4``;
     ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label], ...]`` (tap_r: radius
     of the tap area; flags: 1 movable, 2 selected); ``targets``: ``[[x, y, r, colour], ...]``;
-    ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order.
+    ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order;
+    ``sound``: ``[kind, volume]`` or null, played once with this ``seq``.
 """
 
 from __future__ import annotations
@@ -168,6 +169,7 @@ class Board(ui.element, component="board.js"):
             "pieces": [],
             "targets": [],
             "moves": [],
+            "sound": None,
         })
         self.on("piece_click", self._handle_piece_click)
 
@@ -182,13 +184,15 @@ class Board(ui.element, component="board.js"):
         rotation: int = 0,
         moves: Iterable[Move] = (),
         reduced_motion: bool = False,
+        sound: Sequence[Any] | None = None,
     ) -> None:
         """Draw ``pieces`` (the engine's per-colour progress tuples; ``()`` = inactive colour).
 
         ``movable`` pieces become focusable buttons; ``targets`` are (colour, progress)
         landing squares to preview; ``rotation`` quarter turns bring Emerald (1), Sapphire
         (2) or Amber (3) to the bottom; ``moves`` are animated in order, square by square,
-        unless ``reduced_motion``. A new show() ends any animation still playing.
+        unless ``reduced_motion``. A new show() ends any animation still playing. ``sound``
+        (``[kind, volume]``) is played once by the page's ``parcheesiSound``.
         """
         labels = labels or {}
         movable_set = frozenset(movable)
@@ -212,6 +216,7 @@ class Board(ui.element, component="board.js"):
             "pieces": drawn,
             "targets": [_target_ring(c, p) for c, p in targets],
             "moves": [] if reduced_motion else self._animations(list(moves), pieces),
+            "sound": list(sound) if sound else None,
         })
         self._shown = pieces
 

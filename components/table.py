@@ -328,17 +328,17 @@ class TableView:
         said = [t for t in (describe(e, self.name) for e in events) if t]
         if said:
             self.status.set_text(". ".join(said[-3:]))
-        self._sound(events)
         self.redraw(events)
 
-    def _sound(self, events: list[Event]) -> None:
+    def _sound(self, events: list[Event]) -> list[Any] | None:
+        """The sound for these events and its volume, played by the board with the update
+        (no message of its own), or None when the sound is off or nothing happened."""
         if not self.settings.sound or not events:
-            return
+            return None
         kind = ("win" if any(isinstance(e, Won) for e in events)
                 else "capture" if any(isinstance(e, Captured) for e in events)
                 else "move")
-        self.client.run_javascript(f"window.parcheesiSound && window.parcheesiSound('{kind}', "
-                          f"{self.settings.volume / 100:.2f})")
+        return [kind, round(self.settings.volume / 100, 2)]
 
     def rotation(self) -> int:
         choice = self.settings.orientation
@@ -384,7 +384,8 @@ class TableView:
                         else None,
                         targets=targets, labels=labels, rotation=self.rotation(),
                         moves=animations(events, self.shown_state),
-                        reduced_motion=self.settings.reduced_motion_for_board())
+                        reduced_motion=self.settings.reduced_motion_for_board(),
+                        sound=self._sound(events))
         self.shown_state = state
         # Dice and portions
         self.dice.show(state.dice or self.last_roll)

@@ -329,6 +329,20 @@ async def test_settings_are_kept_for_the_browser(table_user: User) -> None:
         assert app.storage.user["orientation"] == "sapphire"
 
 
+async def test_the_sound_of_an_action_comes_with_the_boards_update(table_user: User) -> None:
+    """No message of its own: the board plays the sound of the update it draws, once."""
+    user = table_user
+    game = await start_game(user)
+    await computers_done(game)
+    await click(user, "roll")
+    assert board_state(user)["sound"] == ["move", 0.6]  # the default volume, 60
+    await click(user, "settings")
+    await click(user, "setting-sound")
+    await click(user, "settings-close")
+    await roll_until_move(user, game)
+    assert board_state(user)["sound"] is None
+
+
 async def test_two_browsers_do_not_see_each_others_games(table_user: User, create_user) -> None:
     alice: User = create_user()
     bob: User = create_user()
