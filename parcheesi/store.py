@@ -93,6 +93,8 @@ _SQLITE_TIME = DATETIME().bind_processor(None)
 """A datetime as SQLAlchemy stores it in SQLite, for the rows written without it."""
 _CHECKPOINT_EVERY = 200
 """SQLite actions between two copies of the WAL into the database."""
+_LOCK_WAIT_S = 5.0
+"""How long an action waits (on a thread) for another process to release the database."""
 
 
 class _ReadySession:
@@ -185,10 +187,11 @@ class Store:
         This is on the path of every click. On SQLite the two statements run right here,
         on the event loop's thread, through a connection of their own: a commit in WAL mode
         takes a fraction of a millisecond, less than handing the work to a thread and back
-        (which, on a busy machine, waits for a free core). The WAL is copied into the
-        database by a background thread now and then (``_CHECKPOINT_EVERY``), so no commit
-        on this thread ever waits for the disk. Other writers queue on the same lock, so
-        this one never finds the database locked.
+        (which, on a busy machine, waits for a free core). It never waits on the loop: the
+        WAL is copied into the database by a background thread now and then
+        (``_CHECKPOINT_EVERY``), the server's other writers queue on the same asyncio lock,
+        and if another process holds the database (a maintenance shell, say), the write
+        waits for it on a thread instead.
         """
         if not self._ready:
             await self.init()
@@ -199,21 +202,39 @@ class Store:
                   "created_at": now}
         if self._sqlite_path is not None:
             async with self._writing:
-                self._append_sqlite(advance, record)
+                try:
+                    self._write_action(advance, record)
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                        raise
+                    await asyncio.to_thread(self._write_action, advance, record,
+                                            _LOCK_WAIT_S)
+            self._count_write()
             return
         async with self.engine.begin() as connection:
             if (await connection.execute(_ADVANCE, advance)).rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {version}")
             await connection.execute(_RECORD, record)
 
-    def _append_sqlite(self, advance: dict[str, Any], record: dict[str, Any]) -> None:
+    def _write_action(self, advance: dict[str, Any], record: dict[str, Any],
+                      wait_s: float = 0.0) -> None:
+        """The SQLite transaction of ``append_action``; fails at once if the database is
+        locked, unless ``wait_s`` (then it runs on a thread: the asyncio lock keeps every
+        use of the connection apart)."""
         if self._actions is None:
             assert self._sqlite_path is not None
-            self._actions = sqlite3.connect(self._sqlite_path, isolation_level=None, timeout=1.0)
+            self._actions = sqlite3.connect(self._sqlite_path, isolation_level=None,
+                                            timeout=0, check_same_thread=False)
             _sqlite_pragmas(self._actions, None)
             self._actions.execute("PRAGMA wal_autocheckpoint=0")
         connection = self._actions
-        connection.execute("BEGIN IMMEDIATE")
+        if wait_s:
+            connection.execute(f"PRAGMA busy_timeout={round(wait_s * 1000)}")
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        finally:
+            if wait_s:
+                connection.execute("PRAGMA busy_timeout=0")
         try:
             cursor = connection.execute(
                 "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ? "
@@ -231,6 +252,9 @@ class Store:
             connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
+
+    def _count_write(self) -> None:
+        """Start a background copy of the WAL every ``_CHECKPOINT_EVERY`` actions."""
         self._unchecked_writes += 1
         if self._unchecked_writes >= _CHECKPOINT_EVERY and self._checkpoint is None:
             self._unchecked_writes = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -85,6 +86,33 @@ async def test_sqlite_copies_its_write_ahead_log_into_the_database_in_the_backgr
     await store._checkpoint
     assert path.stat().st_size > size_before + 20_000  # the current state, at least
     assert len(await store.actions(game.id)) == 5
+    await store.close()
+
+
+async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_server(
+        tmp_path):
+    """Another process holding the database (a maintenance shell) makes the click wait for
+    it on a thread: every other game keeps running meanwhile."""
+    path = tmp_path / "locked.sqlite3"
+    store = Store(f"sqlite+aiosqlite:///{path}")
+    game = await Hub(store).create_local("browser-l", "solo", SEATS)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the other process's write transaction
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    asyncio.get_running_loop().call_later(0.3, other.execute, "ROLLBACK")
+    await store.append_action(game.id, 0, {"type": "roll"}, {"x": 1}, False)
+    ticker.cancel()
+    other.close()
+    assert ticks >= 10  # the event loop ran on while the write waited
+    assert await store.actions(game.id) == [{"type": "roll"}]
     await store.close()
 
 
