@@ -63,7 +63,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from serving import free_port, spawn, tail
+from serving import free_port, spawn, stop_server, tail
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -285,20 +285,6 @@ def wait_serving(proc: subprocess.Popen[bytes], port: int, log_path: Path,
             return False
 
     wait_until(answers, timeout, f"the server on port {port}", interval=0.1)
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the server's process group, SIGKILL it if it does not end in 10 s."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-    with contextlib.suppress(ProcessLookupError):  # anything the server left in its group
-        os.killpg(proc.pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager

@@ -84,7 +84,6 @@ import platform
 import random
 import re
 import resource
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -103,7 +102,7 @@ from urllib.parse import urlencode
 import aiohttp
 import nicegui
 import socketio
-from serving import free_port, spawn, tail
+from serving import free_port, spawn, stop_server, tail
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("ruby", "emerald", "sapphire", "amber")
@@ -801,20 +800,6 @@ def wait_serving(proc: subprocess.Popen[bytes], base: str, log_path: Path,
         if time.monotonic() > deadline:
             raise RuntimeError(f"server not answering after {timeout:.0f} s:\n{tail(log_path)}")
         time.sleep(0.1)
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the server's process group, SIGKILL it if it does not end in 10 s."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-    with contextlib.suppress(ProcessLookupError):  # anything the server left in its group
-        os.killpg(proc.pid, signal.SIGKILL)
 
 
 def proc_status(pid: int) -> dict[str, int]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 from pathlib import Path
@@ -19,6 +22,20 @@ def spawn(command: list[str], cwd: Path, env: dict[str, str], log_path: Path
     with log_path.open("wb") as out:
         return subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server's process group, SIGKILL it if it does not end in 10 s."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):  # anything the server left in its group
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 def tail(path: Path, lines: int = 20) -> str:
