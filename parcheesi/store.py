@@ -302,19 +302,18 @@ class Store:
             return rows.first()
 
     async def abandon(self, game_id: str) -> None:
-        async with self._writing, self.session() as session:
-            row = await session.get(GameRow, game_id)
-            if row is not None:
-                row.abandoned = True
-                row.updated_at = _now()
-                session.add(row)
-                await session.commit()
+        await self._change_game(game_id, abandoned=True)
 
     async def update_seats(self, game_id: str, seats: str) -> None:
+        await self._change_game(game_id, seats=seats)
+
+    async def _change_game(self, game_id: str, **values: Any) -> None:
+        """Set some columns of a game (if it exists) and its ``updated_at``."""
         async with self._writing, self.session() as session:
             row = await session.get(GameRow, game_id)
             if row is not None:
-                row.seats = seats
+                for name, value in values.items():
+                    setattr(row, name, value)
                 row.updated_at = _now()
                 session.add(row)
                 await session.commit()
