@@ -11,7 +11,9 @@
   runs; putting one back (server stopped).
 
 Bad input exits with status 2 and a one-line reason on standard error (``choose --lines``
-answers ``{"error": ...}`` on that line instead and carries on).
+answers ``{"error": ...}`` on that line instead and carries on). Standard input is read as
+bytes and decoded as UTF-8 whatever the locale, and no more than a request's bound
+(``MAX_REQUEST_LENGTH``) is ever held for one request.
 """
 
 from __future__ import annotations
@@ -19,14 +21,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .ai import LEVELS, decide
 from .analysis import outcomes_after_roll
 from .game import Roll, apply
-from .notation import NotationError, compact, parse_request, pieces_to_json
+from .notation import (
+    MAX_REQUEST_LENGTH,
+    NotationError,
+    compact,
+    decode_request,
+    parse_request,
+    pieces_to_json,
+)
 from .simulate import simulate
 from .state import Phase
 
@@ -58,15 +67,26 @@ def _fail(message: str) -> int:
 
 
 def _answer_one(answer: Callable[[str], dict[str, Any]]) -> int:
-    """Read one request from standard input and print its answer (exit 2 on bad input)."""
+    """Read one request from standard input and print its answer (exit 2 on bad input).
+
+    One byte past the bound is enough to know the request is too long, so no more is read.
+    """
     try:
-        result = answer(sys.stdin.read())
+        result = answer(decode_request(sys.stdin.buffer.read(MAX_REQUEST_LENGTH + 1)))
     except NotationError as error:
         return _fail(str(error))
-    except UnicodeDecodeError:
-        return _fail("input is not UTF-8 text")
     print(json.dumps(result))
     return 0
+
+
+def _request_lines(stream: BinaryIO) -> Iterator[bytes]:
+    """Each input line without its end of line. A line longer than any request comes out cut
+    short (still too long to be accepted) and the rest of it is read and dropped."""
+    while line := stream.readline(MAX_REQUEST_LENGTH + 2):
+        rest = line
+        while len(rest) == MAX_REQUEST_LENGTH + 2 and not rest.endswith(b"\n"):
+            rest = stream.readline(MAX_REQUEST_LENGTH + 2)
+        yield line.removesuffix(b"\n")
 
 
 def cmd_outcomes(_: argparse.Namespace) -> int:
@@ -76,9 +96,9 @@ def cmd_outcomes(_: argparse.Namespace) -> int:
 def cmd_choose(args: argparse.Namespace) -> int:
     if not args.lines:
         return _answer_one(lambda text: choose_json(text, args.player))
-    for line in sys.stdin:
+    for line in _request_lines(sys.stdin.buffer):
         try:
-            answer: dict[str, object] = choose_json(line, args.player)
+            answer: dict[str, object] = choose_json(decode_request(line), args.player)
         except NotationError as error:
             answer = {"error": str(error)}
         print(json.dumps(answer), flush=True)

@@ -8,6 +8,8 @@ position raises :class:`NotationError` with a one-line reason.
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, START, opposite, track_square
@@ -36,7 +38,7 @@ def piece_from_json(value: Any, where: str) -> int:
     if value == "home" and isinstance(value, str):
         return HOME
     if isinstance(value, bool) or not isinstance(value, int):
-        raise NotationError(f"{where}: {json.dumps(value)} is not \"start\", \"home\" "
+        raise NotationError(f"{where}: {_brief(json.dumps(value))} is not \"start\", \"home\" "
                             f"or a progress 0..70")
     if not 0 <= value < HOME:
         raise NotationError(f"{where}: progress {value} is out of range 0..70")
@@ -59,7 +61,8 @@ def pieces_from_json(obj: Any) -> Pieces:
         raise NotationError("pieces must be an object mapping colours to four pieces")
     for name in obj:
         if name not in COLOUR_INDEX:
-            raise NotationError(f"unknown colour {name!r} (use ruby, emerald, sapphire, amber)")
+            raise NotationError(f"unknown colour {_brief(repr(name))} "
+                                "(use ruby, emerald, sapphire, amber)")
     colours = sorted(COLOUR_INDEX[name] for name in obj)
     if not 2 <= len(colours) <= 4:
         raise NotationError(f"a position needs 2 to 4 colours, not {len(colours)}")
@@ -99,14 +102,90 @@ def check_pieces(pieces: Pieces) -> None:
 
 _REQUEST_KEYS = {"turn", "pieces", "dice", "doubles"}
 
+# A request is a few hundred characters, three levels deep, with one-digit numbers. These
+# bounds sit far above any real request and far below what would make parsing slow or make
+# Python's JSON module fail with something other than a decoding error (it recurses once per
+# level and refuses integers of more than 4,300 digits).
+MAX_REQUEST_LENGTH = 65536
+MAX_DEPTH = 32
+MAX_NUMBER_LENGTH = 40
+MAX_SHOWN = 40
+
+# A JSON string (escapes included) or one bracket; strings are skipped so that brackets
+# inside them are not counted.
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def decode_request(data: bytes) -> str:
+    """The text of a request read as bytes: JSON is UTF-8 (RFC 8259), whatever the locale."""
+    if len(data) > MAX_REQUEST_LENGTH:
+        raise NotationError(f"the request is longer than {MAX_REQUEST_LENGTH} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotationError("the request is not UTF-8 text") from None
+
 
 def parse_request(text: str) -> tuple[State, Dice]:
     """A state at the start of ``turn``'s roll (with its doubles so far) and the dice."""
+    return request_from_json(parse_json(text))
+
+
+def parse_json(text: str) -> Any:
+    """Untrusted JSON text within the request bounds; every failure is a NotationError."""
+    if len(text) > MAX_REQUEST_LENGTH:
+        raise NotationError(f"the request is longer than {MAX_REQUEST_LENGTH} characters")
+    if not text.strip():
+        raise NotationError("not JSON: the input is empty")
+    _check_depth(text)
     try:
-        obj = json.loads(text, object_pairs_hook=_unique_keys)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_parse_int,
+                          parse_float=_parse_float, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
         raise NotationError(f"not JSON: {error}") from None
-    return request_from_json(obj)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before the recursive parser sees it.
+
+    Every bracket outside a string is counted, so the depth found is never less than the
+    parser's own and the parser cannot run out of recursion.
+    """
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise NotationError("not JSON: nested too deeply")
+        elif token in ("]", "}"):
+            depth -= 1
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits) > MAX_NUMBER_LENGTH:
+        raise NotationError("not JSON: a number is too long")
+    return int(digits)
+
+
+def _parse_float(digits: str) -> float:
+    """A fraction or exponent; one too large for a float (1e999) would become infinity."""
+    if len(digits) > MAX_NUMBER_LENGTH:
+        raise NotationError("not JSON: a number is too long")
+    value = float(digits)
+    if not math.isfinite(value):
+        raise NotationError("not JSON: a number is too large")
+    return value
+
+
+def _refuse_constant(name: str) -> float:
+    """NaN, Infinity and -Infinity, which Python accepts, are not JSON numbers."""
+    raise NotationError(f"not JSON: {name} is not a number")
+
+
+def _brief(quoted: str) -> str:
+    """Input quoted in a reason, cut short: a reason stays one short line."""
+    return quoted if len(quoted) <= MAX_SHOWN else quoted[:MAX_SHOWN - 3] + "..."
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -114,7 +193,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise NotationError(f"{key!r} is given more than once")
+            raise NotationError(f"{_brief(repr(key))} is given more than once")
         obj[key] = value
     return obj
 
@@ -124,14 +203,14 @@ def request_from_json(obj: Any) -> tuple[State, Dice]:
         raise NotationError("the request must be a JSON object")
     unknown = sorted(set(obj) - _REQUEST_KEYS)
     if unknown:
-        raise NotationError(f"unknown field {unknown[0]!r}")
+        raise NotationError(f"unknown field {_brief(repr(unknown[0]))}")
     for key in ("turn", "pieces", "dice"):
         if key not in obj:
             raise NotationError(f"missing field {key!r}")
     pieces = pieces_from_json(obj["pieces"])
     turn = obj["turn"]
     if not isinstance(turn, str) or turn not in COLOUR_INDEX:
-        raise NotationError(f"turn {json.dumps(turn)} is not a colour")
+        raise NotationError(f"turn {_brief(json.dumps(turn))} is not a colour")
     colour = COLOUR_INDEX[turn]
     if not pieces[colour]:
         raise NotationError(f"turn {turn!r} is not among the colours")
@@ -139,10 +218,10 @@ def request_from_json(obj: Any) -> tuple[State, Dice]:
     if (not isinstance(dice, list) or len(dice) != 2
             or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6
                    for v in dice)):
-        raise NotationError(f"dice must be two values 1..6, not {json.dumps(dice)}")
+        raise NotationError(f"dice must be two values 1..6, not {_brief(json.dumps(dice))}")
     doubles = obj.get("doubles", 0)
     if isinstance(doubles, bool) or not isinstance(doubles, int) or not 0 <= doubles <= 2:
-        raise NotationError(f"doubles must be 0, 1 or 2, not {json.dumps(doubles)}")
+        raise NotationError(f"doubles must be 0, 1 or 2, not {_brief(json.dumps(doubles))}")
     colours = tuple(c for c in range(4) if pieces[c])
     state = State(colours=colours, pieces=pieces, phase=Phase.ROLL, turn=colour,
                   doubles=doubles, pairs=blockade_pairs(pieces[colour]))

@@ -10,9 +10,13 @@ import pytest
 
 from parcheesi.game import Game, Move, Reward, Roll, legal_actions
 from parcheesi.notation import (
+    MAX_DEPTH,
+    MAX_REQUEST_LENGTH,
     NotationError,
     action_from_json,
     action_to_json,
+    decode_request,
+    parse_json,
     parse_request,
     record_from_json,
     record_to_json,
@@ -201,3 +205,92 @@ def test_bad_request_text_raises_notation_error(text: str) -> None:
     with pytest.raises(NotationError) as error:
         parse_request(text)
     one_line(error)
+
+
+# --- hostile request text: bounded before Python's JSON module can fail otherwise ----------------
+
+REQUEST = {"turn": "ruby", "pieces": {"ruby": ["start", 12, 64, "home"],
+                                      "sapphire": ["start", "start", 30, 70]},
+           "dice": [5, 3], "doubles": 0}
+
+
+def request_with(field: str, raw: str) -> str:
+    text = json.dumps({k: v for k, v in REQUEST.items() if k != field})
+    return text[:-1] + f', "{field}": {raw}}}'
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("[" * 5000 + "]" * 5000, "not JSON: nested too deeply"),
+    ("[" * 5000, "not JSON: nested too deeply"),
+    (request_with("turn", "[" * 1000 + "]" * 1000), "not JSON: nested too deeply"),
+    (request_with("doubles", "1" * 5000), "not JSON: a number is too long"),
+    (request_with("doubles", "-" + "1" * 5000), "not JSON: a number is too long"),
+    (request_with("doubles", "0." + "1" * 5000), "not JSON: a number is too long"),
+    (request_with("doubles", "1e999"), "not JSON: a number is too large"),
+    (request_with("doubles", "-1e999"), "not JSON: a number is too large"),
+    (request_with("doubles", "NaN"), "not JSON: NaN is not a number"),
+    (request_with("doubles", "Infinity"), "not JSON: Infinity is not a number"),
+    (request_with("dice", "[-Infinity, 1]"), "not JSON: -Infinity is not a number"),
+    ("", "not JSON: the input is empty"),
+    (" \n\t", "not JSON: the input is empty"),
+    (" " * MAX_REQUEST_LENGTH + "{}", f"the request is longer than {MAX_REQUEST_LENGTH} "
+                                      "characters"),
+], ids=["deep", "deep unclosed", "deep field", "long int", "long negative int", "long float",
+        "1e999", "-1e999", "NaN", "Infinity", "-Infinity", "empty", "blank", "too long"])
+def test_hostile_request_text_gets_a_short_reason(text: str, reason: str) -> None:
+    with pytest.raises(NotationError) as error:
+        parse_request(text)
+    assert one_line(error) == reason
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def test_nesting_is_refused_only_beyond_the_bound() -> None:
+    assert parse_json(nested(MAX_DEPTH)) == json.loads(nested(MAX_DEPTH))
+    assert parse_json('{"a": ' * MAX_DEPTH + "1" + "}" * MAX_DEPTH)
+    with pytest.raises(NotationError, match="nested too deeply"):
+        parse_json(nested(MAX_DEPTH + 1))
+    with pytest.raises(NotationError, match="nested too deeply"):
+        parse_json('{"a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1))
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    brackets = "[{" * 100 + '\\"' + "[" * 100
+    assert parse_json(json.dumps({"key": brackets})) == {"key": brackets}
+    with pytest.raises(NotationError) as error:
+        parse_request(request_with("turn", json.dumps(brackets)))
+    assert one_line(error).startswith("turn ")
+
+
+def test_numbers_within_the_bound_still_parse() -> None:
+    assert parse_json("[" + "9" * 40 + ", -1.5e300, 0.25]") == [int("9" * 40), -1.5e300, 0.25]
+
+
+@pytest.mark.parametrize("text", [
+    request_with("doubles", json.dumps("x" * 10_000)),
+    request_with("dice", json.dumps(list(range(10_000)))),
+    request_with("turn", json.dumps("green" * 2000)),
+    request_with("pieces", json.dumps({"green" * 2000: []})),
+    request_with("pieces", json.dumps({"ruby": ["x" * 10_000] * 4,
+                                       "sapphire": ["start"] * 4})),
+    json.dumps({**REQUEST, "x" * 10_000: 1}),
+    '{"' + "k" * 10_000 + '": 1, "' + "k" * 10_000 + '": 2}',
+], ids=["doubles", "dice", "turn", "colour", "piece", "field", "repeated key"])
+def test_long_values_are_cut_short_in_reasons(text: str) -> None:
+    with pytest.raises(NotationError) as error:
+        parse_request(text)
+    assert len(one_line(error)) < 120
+
+
+def test_request_bytes_are_utf8_within_the_bound() -> None:
+    assert decode_request(json.dumps(REQUEST).encode()) == json.dumps(REQUEST)
+    assert decode_request(b" " * MAX_REQUEST_LENGTH) == " " * MAX_REQUEST_LENGTH
+    for data, reason in ((b" " * (MAX_REQUEST_LENGTH + 1),
+                          f"the request is longer than {MAX_REQUEST_LENGTH} bytes"),
+                         (b'{"turn": "\xff"}', "the request is not UTF-8 text"),
+                         (b'"\xed\xa0\x80"', "the request is not UTF-8 text")):
+        with pytest.raises(NotationError) as error:
+            decode_request(data)
+        assert one_line(error) == reason

@@ -4,6 +4,7 @@ JSON (contract)"). Expected outcomes are worked out by hand from RULES.md."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -353,3 +354,93 @@ def test_the_bad_cases_differ_from_a_good_request_only_in_the_fault() -> None:
         done = run(good)
         assert done.returncode == 0, (good, done.stderr)
         assert json.loads(done.stdout)["outcomes"]
+
+
+# --- hostile input: bounded parsing, never a traceback ------------------------------------------
+
+def run_command(args: list[str], stdin: bytes,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "parcheesi", *args], input=stdin,
+                          capture_output=True, cwd=ROOT, timeout=60, check=False,
+                          env={**os.environ, **(env or {})})
+
+
+def example_with(field: str, raw: str | bytes) -> bytes:
+    """EXAMPLE with one field's value replaced by raw JSON text (or bytes that are not)."""
+    text = json.dumps({k: v for k, v in EXAMPLE.items() if k != field})
+    value = raw if isinstance(raw, bytes) else raw.encode()
+    return text[:-1].encode() + f', "{field}": '.encode() + value + b"}"
+
+
+DEEP = 5000
+HOSTILE: dict[str, tuple[bytes, str]] = {
+    # Python's JSON parser recurses once per level and fails near 1,000 levels.
+    "deep arrays": (b"[" * DEEP + b"]" * DEEP, "nested too deeply"),
+    "deep objects": (b'{"a": ' * DEEP + b"1" + b"}" * DEEP, "nested too deeply"),
+    "deep value in a request": (example_with("turn", "[" * DEEP + "]" * DEEP),
+                                "nested too deeply"),
+    "deep and unclosed": (b"[" * DEEP, "nested too deeply"),
+    # Python refuses to convert integers of more than 4,300 digits.
+    "5000-digit doubles": (example_with("doubles", "1" * 5000), "number is too long"),
+    "5000-digit piece": (example_with("pieces", '{"ruby": [' + "9" * 5000 + "]}"),
+                         "number is too long"),
+    "5000-digit float": (example_with("doubles", "1" * 5000 + ".5"), "number is too long"),
+    "float overflowing to infinity": (example_with("doubles", "1e999"), "too large"),
+    "NaN": (example_with("doubles", "NaN"), "not a number"),
+    "Infinity": (example_with("dice", "[Infinity, 3]"), "not a number"),
+    "-Infinity": (example_with("doubles", "-Infinity"), "not a number"),
+    "empty input": (b"", "empty"),
+    "over-long input": (b" " * 70_000 + json.dumps(EXAMPLE).encode(), "longer than"),
+    "non-UTF-8 byte in a string": (example_with("turn", b'"\xff"'), "UTF-8"),
+    "non-UTF-8 bytes alone": (b"\xff\xfe", "UTF-8"),
+    "encoded surrogate": (example_with("turn", b'"\xed\xa0\x80"'), "UTF-8"),
+}
+
+
+@pytest.mark.parametrize("command", ["outcomes", "choose"])
+@pytest.mark.parametrize("stdin,reason", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_hostile_input_exits_2_with_a_short_reason(command: str, stdin: bytes,
+                                                   reason: str) -> None:
+    done = run_command([command], stdin)
+    assert done.returncode == 2, done.stderr[-300:]
+    assert done.stdout == b""
+    err = done.stderr.decode()
+    assert err.startswith("error: ") and err.endswith("\n") and err.count("\n") == 1, err[:300]
+    assert reason in err and len(err) < 120, err[:300]
+
+
+@pytest.mark.parametrize("command", ["outcomes", "choose"])
+def test_input_is_utf8_whatever_the_locale_says(command: str) -> None:
+    # JSON is UTF-8 (RFC 8259): a Latin-1 standard input must not turn the byte into a letter.
+    done = run_command([command], example_with("turn", b'"\xff"'),
+                       env={"PYTHONIOENCODING": "latin-1"})
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr[-300:]
+    assert done.stderr.decode() == "error: the request is not UTF-8 text\n"
+
+
+def choose_lines(lines: list[bytes],
+                 env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    done = run_command(["choose", "--lines"], b"\n".join(lines) + b"\n", env)
+    assert done.returncode == 0, done.stderr[-300:]
+    assert done.stderr == b""
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_choose_lines_answers_the_line_after_a_deeply_nested_one() -> None:
+    good = json.dumps(EXAMPLE).encode()
+    first, bad, third = choose_lines([good, b"[" * DEEP + b"]" * DEEP, good])
+    assert "pieces" in first and third == first
+    assert bad == {"error": "not JSON: nested too deeply"}
+
+
+def test_choose_lines_answers_every_hostile_line_with_an_error_and_carries_on() -> None:
+    good = json.dumps(EXAMPLE).encode()
+    hostile = [stdin for stdin, _ in HOSTILE.values() if stdin]
+    # A strict decoder of standard input used to end the stream at the first non-UTF-8 line.
+    lines = [good, *hostile, example_with("turn", '"\\ud800"'), b" " * 200_000 + good, good]
+    answers = choose_lines(lines, env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert len(answers) == len(lines)
+    assert "pieces" in answers[0] and answers[-1] == answers[0]
+    for stdin, answer in zip(lines[1:-1], answers[1:-1], strict=True):
+        assert list(answer) == ["error"], (stdin[:60], answer)
+        assert len(answer["error"]) < 100, answer
