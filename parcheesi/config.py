@@ -9,16 +9,23 @@
 | ``--pace`` | ``PARCHEESI_PACE`` | ``0.5`` seconds per computer step |
 | ``--data-dir`` | ``PARCHEESI_DATA_DIR`` | ``data`` beside ``app.py`` |
 | ``--log-level`` | ``PARCHEESI_LOG_LEVEL`` | ``info`` |
+
+The data directory holds the database, the storage secret and NiceGUI's per-browser storage
+(``nicegui/``): :func:`keep_private` makes it and everything the server writes readable by
+the server's user only, on every start and whoever starts it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from .backup import sqlite_path
 from .store import default_url
 
 
@@ -70,6 +77,7 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     if not 0 <= pace <= 10:
         raise ConfigError("pace must be between 0 and 10 seconds")
     data_dir = Path(args.data_dir) if args.data_dir else root / "data"
+    keep_private(data_dir, args.database_url, env.get("NICEGUI_STORAGE_PATH"))
     url = args.database_url or default_url(data_dir)
     secret = args.storage_secret or _stored_secret(data_dir)
     if not url.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
@@ -79,11 +87,61 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
                   pace=pace, data_dir=data_dir, log_level=log_level)
 
 
+PRIVATE_UMASK = 0o077
+"""No access for group or others: directories come out 0700 and files 0600."""
+
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def keep_private(data_dir: Path, database_url: str | None = None,
+                 storage_path: str | None = None) -> None:
+    """Make the data directory and what is in it readable by the server's user only.
+
+    The database holds every seat's token hash and the secret signs every browser's
+    storage, so neither is for other local users. The process umask covers every file made
+    from now on (SQLite creates its -wal and -shm files whenever it needs them); what an
+    earlier start left open (a 0644 database, a 0755 directory) is closed here. A file the
+    server may not change (another user's) is left as it is: it is not the server's to fix.
+    """
+    os.umask(PRIVATE_UMASK)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    databases = [sqlite_path(default_url(data_dir))]
+    if database_url:
+        databases.append(sqlite_path(database_url))
+    # The data directory may be given as a link (data -> /srv/parcheesi): the link is the
+    # operator's choice, so its target is closed too.
+    files = [data_dir.resolve(), data_dir / "storage-secret"]
+    for database in databases:
+        if database is not None:
+            files += [database, *(Path(f"{database}{suffix}") for suffix in SQLITE_SIDE_FILES)]
+    for path in files:
+        _close_to_others(path)
+    storages = [data_dir / "nicegui"]
+    if storage_path:
+        storages.append(Path(storage_path))
+    for storage in storages:
+        for folder, _, names in os.walk(storage):
+            _close_to_others(Path(folder))
+            for name in names:
+                _close_to_others(Path(folder) / name)
+
+
+def _close_to_others(path: Path) -> None:
+    """Take group and other access away from one file or directory, if it is there and ours
+    to change (symbolic links are not followed: their target is not ours to judge)."""
+    with contextlib.suppress(OSError):  # missing, or owned by another user
+        mode = path.lstat().st_mode
+        if not stat.S_ISLNK(mode) and mode & PRIVATE_UMASK:
+            path.chmod(stat.S_IMODE(mode) & ~PRIVATE_UMASK)
+
+
 def _stored_secret(data_dir: Path) -> str:
-    """The storage secret kept in the data directory, created on first start."""
+    """The storage secret kept in the data directory, created on first start (0600 from
+    the moment it exists, so no other user can read it even once)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "storage-secret"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(32))
     return path.read_text().strip()

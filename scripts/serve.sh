@@ -10,4 +10,7 @@ fi
 .venv/bin/python -m pip install --quiet -e .
 # Per-browser settings go with the rest of the runtime data, as in the unit and the image.
 export NICEGUI_STORAGE_PATH="${NICEGUI_STORAGE_PATH:-${PARCHEESI_DATA_DIR:-$PWD/data}/nicegui}"
+# The database, the storage secret and the per-browser storage are the server user's alone
+# (the server sets the same umask when it reads its settings; this covers what comes before).
+umask 077
 exec .venv/bin/python app.py "$@"
