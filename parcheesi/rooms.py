@@ -3,8 +3,14 @@
 A room is a lobby and then a game. The host creates it with seat rows (the first row is the
 host's own seat); guests claim *unoccupied* human seats with the room code. Claiming gives
 the browser a random seat token (256 bits) that the server keeps only as a SHA-256 hash; the
-token is the only thing that authorises acting for a seat. Code attempts and claims are
-rate-limited per browser and per address so codes cannot be enumerated.
+token is the only thing that authorises acting for a seat. Wrong codes are counted per
+browser, and per address by the browsers guessing from it, so codes cannot be enumerated
+while one browser's typos never shut another out (:class:`GuessLimiter`).
+
+What a room says about its game is kept true across crashes by deriving it from the game
+when the room is loaded: a room whose game was won is finished, whatever its own row said.
+One live object per room exists however many pages ask for it at once, and rooms nobody is
+in leave memory after a few minutes.
 """
 
 from __future__ import annotations
@@ -16,16 +22,26 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from .board import COLOURS
 from .game import Action, Event
-from .state import IllegalAction
 from .store import RoomRow, Store
-from .tables import COMPUTER, HUMAN, LEVELS, Hub, LiveGame, Seat, SetupError, check_seats
+from .tables import (
+    COMPUTER,
+    HUMAN,
+    IDLE_BEFORE_UNLOAD,
+    LEVELS,
+    Hub,
+    LiveGame,
+    Refused,
+    Seat,
+    SetupError,
+    check_seats,
+)
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +54,12 @@ EXPIRY = timedelta(days=30)
 ACTIVITY_PRECISION = timedelta(minutes=1)
 """A room's last action time is written at most this often (it only decides expiry)."""
 ATTEMPTS_PER_MINUTE = 20
+"""Wrong room codes (and seat claims) one browser may try in a minute."""
+GUESSING_BROWSERS_PER_ADDRESS = 5
+"""Browsers of one address that may be guessing codes in a minute: a script making a new
+browser for every try is stopped after this many, a family's other phones are not."""
+LIMITER_KEYS = 10_000
+"""Counters kept at most (the oldest go first): guessing cannot fill the memory."""
 
 Clock = Callable[[], float]
 
@@ -93,8 +115,10 @@ class Room:
     """Clock time each human seat lost its last connection (not stored)."""
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watched: str | None = None
-    """Id of the game whose progress this room follows (not stored)."""
+    watched: LiveGame | None = None
+    """The live game whose progress this room follows (not stored)."""
+    touched: float = 0.0
+    """Clock time a page or a player last used this room (not stored; for unloading)."""
 
     def human_seats(self) -> list[RoomSeat]:
         return [s for s in self.seats.values() if s.kind == HUMAN]
@@ -127,6 +151,10 @@ class Room:
                    last_action_at=_aware(row.last_action_at))
 
 
+def _well_formed(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code)
+
+
 def expired(room: Room) -> bool:
     return datetime.now(UTC) - room.last_action_at > EXPIRY
 
@@ -136,32 +164,103 @@ def _aware(moment: datetime) -> datetime:
 
 
 class RateLimiter:
-    """At most ``limit`` attempts per key in any ``window`` seconds."""
+    """At most ``limit`` attempts per key in any ``window`` seconds, with at most
+    ``capacity`` keys remembered (counters expire with their window)."""
 
-    def __init__(self, limit: int, window: float, clock: Clock) -> None:
+    def __init__(self, limit: int, window: float, clock: Clock,
+                 capacity: int = LIMITER_KEYS) -> None:
         self.limit = limit
         self.window = window
         self.clock = clock
-        self.attempts: dict[str, deque[float]] = {}
+        self.capacity = capacity
+        self.attempts: OrderedDict[str, deque[float]] = OrderedDict()
 
-    def check(self, *keys: str) -> None:
-        """Refuse when any key is over the limit; otherwise count this attempt."""
-        self.ensure_allowed(*keys)
-        self.record(*keys)
+    def count(self, key: str) -> int:
+        """Attempts of ``key`` within the window (forgetting older ones)."""
+        recent = self.attempts.get(key)
+        if recent is None:
+            return 0
+        cutoff = self.clock() - self.window
+        while recent and recent[0] <= cutoff:
+            recent.popleft()
+        if not recent:
+            del self.attempts[key]
+            return 0
+        return len(recent)
 
-    def ensure_allowed(self, *keys: str) -> None:
-        now = self.clock()
-        for key in keys:
-            recent = self.attempts.setdefault(key, deque())
-            while recent and recent[0] <= now - self.window:
-                recent.popleft()
-            if len(recent) >= self.limit:
-                raise RoomError("Too many attempts. Please wait a minute and try again.")
+    def record(self, key: str) -> None:
+        recent = self.attempts.get(key)
+        if recent is None:
+            recent = self.attempts[key] = deque(maxlen=self.limit)
+        recent.append(self.clock())
+        self.attempts.move_to_end(key)
+        while len(self.attempts) > self.capacity:
+            self.attempts.popitem(last=False)
 
-    def record(self, *keys: str) -> None:
-        now = self.clock()
-        for key in keys:
-            self.attempts.setdefault(key, deque()).append(now)
+    def check(self, key: str) -> None:
+        """Refuse when ``key`` is over the limit; otherwise count this attempt."""
+        if self.count(key) >= self.limit:
+            raise RoomError(TOO_MANY)
+        self.record(key)
+
+    def sweep(self) -> None:
+        """Drop every expired counter."""
+        for key in list(self.attempts):
+            self.count(key)
+
+
+TOO_MANY = "Too many attempts. Please wait a minute and try again."
+
+
+class GuessLimiter:
+    """Wrong room codes: at most ``ATTEMPTS_PER_MINUTE`` per browser, and at most
+    ``GUESSING_BROWSERS_PER_ADDRESS`` guessing browsers per address, in any minute.
+
+    A browser is refused only for its own wrong codes, or when its address is full of
+    guessing browsers; a browser that already guessed from that address keeps its own
+    allowance."""
+
+    def __init__(self, clock: Clock, capacity: int = LIMITER_KEYS) -> None:
+        self.clock = clock
+        self.capacity = capacity
+        self.browsers = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock, capacity)
+        self.addresses: OrderedDict[str, OrderedDict[str, float]] = OrderedDict()
+        """Per address: the browsers with wrong codes in the last minute, and when."""
+
+    def ensure_allowed(self, browser: str, address: str) -> None:
+        if self.browsers.count(browser) >= ATTEMPTS_PER_MINUTE:
+            raise RoomError(TOO_MANY)
+        guessing = self._guessing(address)
+        if len(guessing) >= GUESSING_BROWSERS_PER_ADDRESS and browser not in guessing:
+            raise RoomError(TOO_MANY)
+
+    def wrong(self, browser: str, address: str) -> None:
+        self.browsers.record(browser)
+        guessing = self._guessing(address)
+        guessing[browser] = self.clock()
+        guessing.move_to_end(browser)
+        self.addresses[address] = guessing
+        self.addresses.move_to_end(address)
+        while len(self.addresses) > self.capacity:
+            self.addresses.popitem(last=False)
+
+    def _guessing(self, address: str) -> OrderedDict[str, float]:
+        guessing = self.addresses.get(address) or OrderedDict()
+        cutoff = self.clock() - 60.0
+        while guessing and next(iter(guessing.values())) <= cutoff:
+            guessing.popitem(last=False)
+        if not guessing:
+            self.addresses.pop(address, None)
+        return guessing
+
+    def sweep(self) -> None:
+        self.browsers.sweep()
+        for address in list(self.addresses):
+            self._guessing(address)
+
+    def __len__(self) -> int:
+        """Counters held (for the memory report)."""
+        return len(self.browsers.attempts) + len(self.addresses)
 
 
 class Rooms:
@@ -170,35 +269,83 @@ class Rooms:
     def __init__(self, store: Store, hub: Hub, clock: Clock = time.monotonic) -> None:
         self.store = store
         self.hub = hub
-        self.clock = clock
+        self._clock = clock
         self.rooms: dict[str, Room] = {}
-        self.limiter = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock)
+        self.guesses = GuessLimiter(clock)
+        self.claims = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock)
         self._saving: set[asyncio.Task[None]] = set()
+        self._loading: dict[str, asyncio.Task[Room | None]] = {}
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        """One clock for absences and attempt windows (tests move it by hand)."""
+        self._clock = clock
+        self.guesses.clock = self.guesses.browsers.clock = self.claims.clock = clock
 
     # --- finding rooms -------------------------------------------------------------------------
 
-    async def find(self, text: str, *requesters: str) -> Room:
-        """The room with this code. Wrong codes count against ``requesters`` (browser and
-        address); after too many, even right codes are refused for a while, so codes
-        cannot be guessed. Opening a room one belongs to again and again costs nothing."""
-        self.limiter.ensure_allowed(*requesters)
-        room = await self.get(normalise_code(text))
+    async def find(self, text: str, browser: str, address: str) -> Room:
+        """The room with this code. Wrong codes count against this browser and its address
+        (:class:`GuessLimiter`); after too many, even right codes are refused for a while,
+        so codes cannot be guessed. Opening a room one belongs to again and again costs
+        nothing."""
+        self.guesses.ensure_allowed(browser, address)
+        code = normalise_code(text)
+        room = await self.get(code)
         if room is None:
-            self.limiter.record(*requesters)
+            self.guesses.wrong(browser, address)
+            if await self._expired_code(code):
+                raise RoomError("That room has closed: nobody played in it for 30 days.")
             raise RoomError("There is no room with that code. Check the code and try again.")
         return room
 
+    async def _expired_code(self, code: str) -> bool:
+        """Whether ``code`` names a room that expired but is not deleted yet."""
+        if not _well_formed(code):
+            return False
+        row = await self.store.room(code)
+        return row is not None and expired(Room.from_row(row))
+
     async def get(self, code: str) -> Room | None:
+        """The room, loading it once even when many pages ask at the same moment."""
         room = self.rooms.get(code)
         if room is None:
-            if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+            if not _well_formed(code):
                 return None
-            row = await self.store.room(code)
-            if row is None:
+            loading = self._loading.get(code)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_task(self._load(code),
+                                                                 name=f"load room {code}")
+                self._loading[code] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(code, None))
+            room = await asyncio.shield(loading)
+            if room is None:
                 return None
-            room = Room.from_row(row)
         if expired(room):  # also while still held in memory, before the clean-up runs
             return None
+        room.touched = self.clock()
+        return room
+
+    async def _load(self, code: str) -> Room | None:
+        """A room as stored, with what its game says: a room whose game was won (committed
+        with the winning move) is finished, and its last activity is the game's."""
+        row = await self.store.room(code)
+        if row is None:
+            return None
+        room = Room.from_row(row)
+        if room.game_id:
+            game = await self.store.game(room.game_id)
+            if game is not None:
+                room.last_action_at = max(room.last_action_at, _aware(game.updated_at))
+                if room.status == "playing" and game.finished:
+                    room.status = "finished"
+        # Nobody is connected yet: every player is away from now on (for replacement).
+        now = self.clock()
+        room.absent_since = {s.colour: now for s in room.human_seats() if s.claimed}
         self.rooms[code] = room
         return room
 
@@ -207,13 +354,13 @@ class Rooms:
         if not room.game_id:
             return None
         game = await self.hub.get(room.game_id)
-        if game is not None and room.watched != game.id:
+        if game is not None and room.watched is not game:
             self._watch(room, game)
         return game
 
     # --- lobby ---------------------------------------------------------------------------------
 
-    async def create(self, host_browser: str, seats: list[Seat]) -> tuple[Room, str]:
+    async def create(self, seats: list[Seat]) -> tuple[Room, str]:
         """A new room; the first seat is the host's. Returns the room and the host's token."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
@@ -233,7 +380,7 @@ class Rooms:
                 break
         else:  # pragma: no cover - 32^8 codes
             raise RoomError("Could not find a free room code; please try again.")
-        room = Room(code=code, host=host, seats=room_seats)
+        room = Room(code=code, host=host, seats=room_seats, touched=self.clock())
         room.absent_since[host] = self.clock()
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
@@ -241,9 +388,15 @@ class Rooms:
                                         "invited": len(room.human_seats()) - 1})
         return room, token
 
+    async def discard(self, room: Room) -> None:
+        """Take back a room whose making did not complete (nothing was played in it)."""
+        self.rooms.pop(room.code, None)
+        await self.store.delete_room(room.code)
+
     async def claim(self, room: Room, colour: int, name: str, *requesters: str) -> str:
-        """Claim an unoccupied human seat; returns the new seat token."""
-        self.limiter.check(*requesters)
+        """Claim an unoccupied human seat; returns the new seat token. Claims count against
+        the browser (the first of ``requesters``)."""
+        self.claims.check(requesters[0] if requesters else "")
         async with room.lock:
             seat = room.seats.get(colour)
             if room.status != "lobby":
@@ -291,12 +444,17 @@ class Rooms:
                                 else "The current game is not finished yet.")
             if not room.can_start() and status == "lobby":
                 raise RoomError("Every invited seat must be taken and ready before the start.")
-            game = await self.hub.create_game(f"room:{room.code}", "online",
-                                              [s.seat() for s in room.seats.values()])
-            room.game_id = game.id
-            room.status = "playing"
+            row, state = self.hub.new_row(f"room:{room.code}", "online",
+                                          [s.seat() for s in room.seats.values()])
+            before = (room.game_id, room.status, room.last_action_at)
+            room.game_id, room.status = row.id, "playing"
             room.last_action_at = datetime.now(UTC)
-            await self._save(room)
+            try:  # the game and the room that points at it, in one transaction
+                await self.store.save_room(room.to_row(), game=row)
+            except Exception:
+                room.game_id, room.status, room.last_action_at = before
+                raise
+            game = self.hub.add(row, state)
         self._watch(room, game)
         self._notify(room)
         return game
@@ -307,11 +465,11 @@ class Rooms:
                   version: int) -> list[Event]:
         """Play ``action`` for the seat the token holds (and only on that seat's turn)."""
         if self.rooms.get(room.code) is not room or expired(room):
-            raise IllegalAction("This room has expired (30 days without a move) and is closed.")
+            raise Refused("This room has expired (30 days without a move) and is closed.")
         colour = self._require_seat(room, token)
         game = await self.game(room)
         if game is None or room.status == "lobby":
-            raise IllegalAction("The game has not started yet.")
+            raise Refused("The game has not started yet.")
         return await game.act(action, version=version, colour=colour)
 
     def connect(self, room: Room, colour: int | None) -> None:
@@ -319,6 +477,7 @@ class Rooms:
             return
         room.connections[colour] = room.connections.get(colour, 0) + 1
         room.absent_since.pop(colour, None)
+        room.touched = self.clock()
         self._wake(room)
         self._notify(room)
 
@@ -328,14 +487,14 @@ class Rooms:
         room.connections[colour] = max(0, room.connections.get(colour, 0) - 1)
         if not room.connections[colour]:
             room.absent_since[colour] = self.clock()
+        room.touched = self.clock()
         self._wake(room)
         self._notify(room)
 
     def _wake(self, room: Room) -> None:
         """Let the room's computers notice that a player came or went."""
-        game = self.hub.games.get(room.game_id) if room.game_id else None
-        if game is not None:
-            game.changed.set()
+        if room.watched is not None:
+            room.watched.changed.set()
 
     def absent_for(self, room: Room, colour: int) -> float:
         """Seconds since the seat's last connection closed (0 while connected)."""
@@ -360,12 +519,16 @@ class Rooms:
         game = await self.game(room)
         async with room.lock:
             seat = room.seats[colour]
-            seat.kind = COMPUTER
-            seat.level = level
-            seat.token_hash = None
-            await self._save(room)
+            before = (seat.kind, seat.level, seat.token_hash)
+            seat.kind, seat.level, seat.token_hash = COMPUTER, level, None
+            seats = None if game is None else (game.id, self.hub.seats_json(game, seat.seat()))
+            try:  # the room's seat and the game's, in one transaction
+                await self.store.save_room(room.to_row(), seats_of=seats)
+            except Exception:
+                seat.kind, seat.level, seat.token_hash = before
+                raise
         if game is not None:
-            await self.hub.set_seat(game, seat.seat())
+            self.hub.seat_changed(game, seat.seat())
         self._notify(room)
 
     # --- housekeeping --------------------------------------------------------------------------
@@ -381,12 +544,30 @@ class Rooms:
                 self.hub.games.pop(game_id).abandoned = True
         return len(codes)
 
+    def unload_idle(self, idle: float = IDLE_BEFORE_UNLOAD) -> list[str]:
+        """Let go of rooms without pages or players for ``idle`` seconds (and of expired
+        attempt counters); they load again from the database when asked for."""
+        now = self.clock()
+        gone = [code for code, room in self.rooms.items()
+                if not room.listeners and not any(room.connections.values())
+                and now - room.touched >= idle and not room.lock.locked()]
+        for code in gone:
+            room = self.rooms.pop(code)
+            if room.watched is not None:
+                room.watched.watchers.clear()
+            room.watched = None
+        self.guesses.sweep()
+        self.claims.sweep()
+        return gone
+
     def subscribe(self, room: Room, listener: Callable[[Room], None]) -> None:
         room.listeners.append(listener)
+        room.touched = self.clock()
 
     def unsubscribe(self, room: Room, listener: Callable[[Room], None]) -> None:
         if listener in room.listeners:
             room.listeners.remove(listener)
+        room.touched = self.clock()
 
     def _watch(self, room: Room, game: LiveGame) -> None:
         """Keep the room's last action time and status in step with its game."""
@@ -403,11 +584,11 @@ class Rooms:
                 self._saving.add(task)
                 task.add_done_callback(self._saved)
 
-        game.watchers.append(on_action)
+        game.watchers[:] = [on_action]
         # Computers play while a player of the room is connected (watchers do not count).
         game.present = lambda: any(room.connections.get(s.colour, 0) > 0
                                    for s in room.human_seats())
-        room.watched = game.id
+        room.watched = game
 
     def _saved(self, task: asyncio.Task[None]) -> None:
         self._saving.discard(task)
@@ -425,7 +606,7 @@ class Rooms:
         colour = room.colour_of(token)
         if colour is None:
             log.info("action rejected", extra={"room": room.code, "reason": "no seat"})
-            raise IllegalAction("This browser holds no seat in this room.")
+            raise Refused("This browser holds no seat in this room.")
         return colour
 
     def _require_host(self, room: Room, token: str | None) -> None:

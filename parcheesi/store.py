@@ -4,6 +4,13 @@ A game is stored as its record: seats, dice seed and the list of accepted action
 each), plus a snapshot of the current state and its version so loading needs no replay.
 Appending an action and moving the snapshot happen in one transaction, guarded by the
 version, so two writers can never both extend the same version: persist, then announce.
+Changes that belong together (a room and the game it starts, a room seat and the game seat
+it hands to a computer, a new local game and the one it replaces) share one transaction
+too, so a crash between them cannot leave one without the other.
+
+The store also watches itself: a failed write, or an SQLite file that was deleted or
+replaced under the running server (writes would go to a file nobody will open again), is
+reported by :meth:`Store.problem` and refuses further writes instead of losing them.
 """
 
 from __future__ import annotations
@@ -12,7 +19,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -62,6 +71,14 @@ class ActionRow(SQLModel, table=True):
     action: str
     """JSON of the action (``notation.action_to_json``)."""
     created_at: datetime = Field(default_factory=_now)
+
+
+class HealthRow(SQLModel, table=True):
+    __tablename__ = "health"
+
+    id: int = Field(primary_key=True)
+    checked_at: datetime = Field(default_factory=_now)
+    """Rewritten by every health check: the proof that the database takes writes."""
 
 
 class RoomRow(SQLModel, table=True):
@@ -119,6 +136,20 @@ class VersionConflict(RuntimeError):
     """The game moved on since the action was made; nothing was written."""
 
 
+class StoreUnavailable(RuntimeError):
+    """The database cannot be used safely (its file was deleted or replaced); the message
+    says why. Nothing was written."""
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, or None if there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def default_url(data_dir: Path) -> str:
     data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{data_dir / 'parcheesi.sqlite3'}"
@@ -150,6 +181,10 @@ class Store:
         """SQLite: the connection for the write on every click (see ``append_action``)."""
         self._unchecked_writes = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._identity: tuple[int, int] | None = None
+        """SQLite: (device, inode) of the database file this server opened."""
+        self.write_error: str | None = None
+        """Why the newest write failed, until a write succeeds again."""
         if sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
@@ -160,6 +195,8 @@ class Store:
             if self._ready:
                 return
             await asyncio.to_thread(upgrade, self.url)
+            if self._sqlite_path is not None:
+                self._identity = _file_identity(self._sqlite_path)
             self._ready = True
 
     async def close(self) -> None:
@@ -175,8 +212,39 @@ class Store:
         background, so the first request may come before they finish)."""
         return _ReadySession(self)
 
-    async def create_game(self, row: GameRow) -> None:
-        async with self._writing, self.session() as session:
+    def check_file(self) -> None:
+        """Refuse to write when the SQLite file is no longer the one this server opened:
+        SQLite would carry on writing to the deleted or replaced file, and every game played
+        from then on would be lost at the next start."""
+        if self._sqlite_path is None or self._identity is None:
+            return
+        if _file_identity(self._sqlite_path) != self._identity:
+            reason = "the database file was deleted or replaced while the server ran"
+            self.write_error = reason
+            raise StoreUnavailable(reason)
+
+    @contextlib.asynccontextmanager
+    async def _write_session(self) -> AsyncIterator[AsyncSession]:
+        """A session for a change: queued behind the other SQLite writers, refused when the
+        file is gone, and its outcome remembered for :meth:`problem`."""
+        if not self._ready:
+            await self.init()
+        async with self._writing:
+            self.check_file()
+            try:
+                async with self.session() as session:
+                    yield session
+            except Exception as error:
+                self.write_error = _reason(error)
+                raise
+            self.write_error = None
+
+    async def create_game(self, row: GameRow, replacing: str | None = None) -> None:
+        """Add a game; ``replacing``: the id of a game it replaces, abandoned in the same
+        transaction (a crash leaves either the old game or the new one, never neither)."""
+        async with self._write_session() as session:
+            if replacing is not None:
+                await self._set_game(session, replacing, abandoned=True)
             session.add(row)
             await session.commit()
 
@@ -195,6 +263,17 @@ class Store:
         """
         if not self._ready:
             await self.init()
+        try:
+            await self._append(game_id, version, action, state, finished)
+        except VersionConflict:
+            raise
+        except Exception as error:
+            self.write_error = _reason(error)
+            raise
+        self.write_error = None
+
+    async def _append(self, game_id: str, version: int, action: dict[str, Any],
+                      state: dict[str, Any], finished: bool) -> None:
         now = _now()
         advance = {"game_id": game_id, "at": version, "state": json.dumps(state),
                    "version": version + 1, "finished": finished, "updated_at": now}
@@ -202,6 +281,7 @@ class Store:
                   "created_at": now}
         if self._sqlite_path is not None:
             async with self._writing:
+                self.check_file()
                 try:
                     self._write_action(advance, record)
                 except sqlite3.OperationalError as error:
@@ -216,18 +296,22 @@ class Store:
                 raise VersionConflict(f"game {game_id} is no longer at version {version}")
             await connection.execute(_RECORD, record)
 
-    def _write_action(self, advance: dict[str, Any], record: dict[str, Any],
-                      wait_s: float = 0.0) -> None:
-        """The SQLite transaction of ``append_action``; fails at once if the database is
-        locked, unless ``wait_s`` (then it runs on a thread: the asyncio lock keeps every
-        use of the connection apart)."""
+    def _connection(self) -> sqlite3.Connection:
+        """The SQLite connection of the click path (opened on first use)."""
         if self._actions is None:
             assert self._sqlite_path is not None
             self._actions = sqlite3.connect(self._sqlite_path, isolation_level=None,
                                             timeout=0, check_same_thread=False)
             _sqlite_pragmas(self._actions, None)
             self._actions.execute("PRAGMA wal_autocheckpoint=0")
-        connection = self._actions
+        return self._actions
+
+    def _write_action(self, advance: dict[str, Any], record: dict[str, Any],
+                      wait_s: float = 0.0) -> None:
+        """The SQLite transaction of ``append_action``; fails at once if the database is
+        locked, unless ``wait_s`` (then it runs on a thread: the asyncio lock keeps every
+        use of the connection apart)."""
+        connection = self._connection()
         if wait_s:
             connection.execute(f"PRAGMA busy_timeout={round(wait_s * 1000)}")
         try:
@@ -248,10 +332,13 @@ class Store:
                 'INSERT INTO actions (game_id, "index", action, created_at) VALUES (?, ?, ?, ?)',
                 (record["game_id"], record["index"], record["action"],
                  _SQLITE_TIME(record["created_at"])))
+            connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            # Also when COMMIT itself failed: the transaction is still open then, and the
+            # next action's BEGIN would fail on it.
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
             raise
-        connection.execute("COMMIT")
 
     def _count_write(self) -> None:
         """Start a background copy of the WAL every ``_CHECKPOINT_EVERY`` actions."""
@@ -302,24 +389,29 @@ class Store:
             return rows.first()
 
     async def abandon(self, game_id: str) -> None:
-        await self._change_game(game_id, abandoned=True)
+        async with self._write_session() as session:
+            await self._set_game(session, game_id, abandoned=True)
+            await session.commit()
 
-    async def update_seats(self, game_id: str, seats: str) -> None:
-        await self._change_game(game_id, seats=seats)
-
-    async def _change_game(self, game_id: str, **values: Any) -> None:
+    @staticmethod
+    async def _set_game(session: AsyncSession, game_id: str, **values: Any) -> None:
         """Set some columns of a game (if it exists) and its ``updated_at``."""
-        async with self._writing, self.session() as session:
-            row = await session.get(GameRow, game_id)
-            if row is not None:
-                for name, value in values.items():
-                    setattr(row, name, value)
-                row.updated_at = _now()
-                session.add(row)
-                await session.commit()
+        row = await session.get(GameRow, game_id)
+        if row is not None:
+            for name, value in values.items():
+                setattr(row, name, value)
+            row.updated_at = _now()
+            session.add(row)
 
-    async def save_room(self, row: RoomRow) -> None:
-        async with self._writing, self.session() as session:
+    async def save_room(self, row: RoomRow, game: GameRow | None = None,
+                        seats_of: tuple[str, str] | None = None) -> None:
+        """Save a room; with ``game``, the new game it starts; with ``seats_of`` (game id,
+        seats JSON), the seats of its current game: one transaction either way."""
+        async with self._write_session() as session:
+            if game is not None:
+                session.add(game)
+            if seats_of is not None:
+                await self._set_game(session, seats_of[0], seats=seats_of[1])
             await session.merge(row)
             await session.commit()
 
@@ -327,9 +419,16 @@ class Store:
         async with self.session() as session:
             return await session.get(RoomRow, code)
 
+    async def delete_room(self, code: str) -> None:
+        """Delete a room that never got going (no games)."""
+        async with self._write_session() as session:
+            await session.exec(delete(RoomRow).where(
+                RoomRow.code == code))  # type: ignore[call-overload,arg-type]
+            await session.commit()
+
     async def delete_rooms_before(self, cutoff: datetime) -> list[str]:
         """Delete rooms idle since before ``cutoff``, with their games and actions."""
-        async with self._writing, self.session() as session:
+        async with self._write_session() as session:
             rows = (await session.exec(select(RoomRow).where(
                 RoomRow.last_action_at < cutoff))).all()  # type: ignore[operator]
             codes = [row.code for row in rows]
@@ -347,11 +446,29 @@ class Store:
             await session.commit()
             return codes
 
-    async def healthy(self) -> bool:
-        """The database answers a trivial query."""
+    def quick_problem(self) -> str | None:
+        """What is known to be wrong without writing: a replaced file, or the newest write
+        failed."""
         try:
-            async with self.session() as session:
-                await session.exec(select(1))  # type: ignore[call-overload]
-            return True
-        except Exception:  # any driver error means "not healthy"
-            return False
+            self.check_file()
+        except StoreUnavailable as error:
+            return str(error)
+        return self.write_error
+
+    async def problem(self) -> str | None:
+        """Why the database cannot take this server's writes now, or None when it can: the
+        file is still the one opened, the newest write did not fail, and a real write (the
+        health row) succeeds."""
+        try:
+            async with self._write_session() as session:
+                await session.merge(HealthRow(id=1, checked_at=_now()))
+                await session.commit()
+        except Exception as error:  # any driver or file error is the answer itself
+            return _reason(error)
+        return None
+
+
+def _reason(error: BaseException) -> str:
+    """A one-line description of a database error, for logs, pages and /health."""
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else type(error).__name__

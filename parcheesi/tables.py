@@ -1,8 +1,13 @@
 """Live games: one object per game in memory with its seats, version, lock and listeners.
 
-Every action goes through :meth:`LiveGame.act`: check the seat and the version, ask the
-engine, persist the action and the new state in one transaction, and only then update the
-in-memory state and tell the listeners. A listener that fails never blocks the others.
+Every action goes through :meth:`LiveGame.act`: check the seat and the version the sender
+saw, ask the engine, persist the action and the new state in one transaction, and only then
+update the in-memory state and tell the listeners. A listener that fails never blocks the
+others. A refusal (:class:`Refused`) carries words fit for a player; a write that failed
+(:class:`SaveFailed`) changed nothing and may be tried again.
+
+The :class:`Hub` holds one live object per game however many pages load it at once, and lets
+go of games nobody has looked at for a while (they load again on demand).
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -28,6 +34,30 @@ COMPUTER = "computer"
 LEVELS = ("easy", "medium", "hard")
 MODES = ("same_device", "solo")
 """Local game modes; online games (mode ``online``) belong to a room."""
+IDLE_BEFORE_UNLOAD = 300.0
+"""Seconds a game with no page holding it stays in memory before the hub lets it go."""
+STALE = "That was already played."
+"""The refusal of an action made against a position that is no longer current."""
+
+Clock = Callable[[], float]
+
+
+class Refused(IllegalAction):
+    """An action the live game turned down, in words fit to show a player; nothing changed.
+    ``detail`` keeps the engine's own reason, for the log."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+class SaveFailed(RuntimeError):
+    """A legal action that could not be written to the database. Nothing changed, in memory
+    or stored, so trying again is safe."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("Saving failed. Please try again.")
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -92,12 +122,14 @@ class Stats:
 
 
 Listener = Callable[["LiveGame", list[Event]], None]
+"""Told of every accepted action (``[]``: the game changed otherwise, e.g. a fault)."""
 
 
 class LiveGame:
     """A game being played: the single place where its state changes."""
 
-    def __init__(self, row: GameRow, state: State, store: Store, stats: Stats) -> None:
+    def __init__(self, row: GameRow, state: State, store: Store, stats: Stats,
+                 clock: Clock = time.monotonic) -> None:
         self.id = row.id
         self.owner = row.owner
         self.mode = row.mode
@@ -120,6 +152,13 @@ class LiveGame:
         """Set on every accepted action and on every (un)subscription: wakes the runner."""
         self.abandoned = False
         self.runner: asyncio.Task[None] | None = None
+        self.holders = 0
+        """Pages built on this object (connected or not): while any is, it stays loaded."""
+        self.fault: str | None = None
+        """What keeps the game from going on (a write that keeps failing), for the tables."""
+        self.clock = clock
+        self.touched = clock()
+        """When a page or an action last used this game (for unloading idle games)."""
 
     @property
     def over(self) -> bool:
@@ -130,83 +169,162 @@ class LiveGame:
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.append(listener)
-        self.changed.set()
+        self._touch()
 
     def unsubscribe(self, listener: Listener) -> None:
         if listener in self.listeners:
             self.listeners.remove(listener)
+        self._touch()
+
+    def hold(self) -> None:
+        """A page was built on this object: keep it loaded until :meth:`release`."""
+        self.holders += 1
+        self._touch()
+
+    def release(self) -> None:
+        self.holders = max(0, self.holders - 1)
+        self._touch()
+
+    def idle_for(self) -> float:
+        """Seconds since anything used this game, or 0 while a page holds or views it."""
+        if self.holders or self.listeners:
+            return 0.0
+        return self.clock() - self.touched
+
+    def _touch(self) -> None:
+        self.touched = self.clock()
         self.changed.set()
+
+    def set_fault(self, fault: str | None) -> None:
+        """Tell the tables what keeps the game from going on (None: nothing any more)."""
+        if fault != self.fault:
+            self.fault = fault
+            self.notify([])
 
     async def act(self, action: Action, *, version: int, computer: bool = False,
                   colour: int | None = None) -> list[Event]:
-        """Apply ``action`` made against ``version``; raise IllegalAction (nothing changed)
-        when it is stale, for a computer's seat, for a seat (``colour``) whose turn it is
-        not, after the game ended or against the rules."""
+        """Apply ``action`` made against ``version`` (the version its sender saw).
+
+        Raises :class:`Refused` (nothing changed) when that version is not the current one,
+        for a computer's seat, for a seat (``colour``) whose turn it is not, after the game
+        ended or against the rules; :class:`SaveFailed` when it could not be stored.
+        """
         try:
             events = await self._act(action, version, computer, colour)
-        except IllegalAction as error:
-            log.info("action rejected", extra={"game": self.id, "reason": str(error)})
+        except Refused as error:
+            log.info("action rejected", extra={"game": self.id, "reason": str(error),
+                                               "detail": error.detail})
             raise
         if self.over:
             log.info("game finished", extra={"game": self.id, "mode": self.mode,
                                              "winner": COLOURS[self.state.winner or 0]})
+        self.fault = None
+        self.notify(events)
+        return events
+
+    def notify(self, events: list[Event]) -> None:
+        """Tell the watchers and the open views (a failing one never stops the others)."""
         for listener in [*self.watchers, *self.listeners]:
             try:
                 listener(self, events)
             except Exception:  # a broken client must not stop the game for the others
                 log.exception("listener failed", extra={"game": self.id})
-        return events
 
     async def _act(self, action: Action, version: int, computer: bool,
                    colour: int | None) -> list[Event]:
         async with self.lock:
-            if version != self.version:
-                raise IllegalAction("The game has moved on; that action was for an older "
-                                    "position.")
-            if self.over:
-                raise IllegalAction("The game is over.")
-            if colour is not None and colour != self.state.turn:
-                raise IllegalAction(f"It is {self.seat_to_act().display_name()}'s turn, "
-                                    "not yours.")
-            if self.seat_to_act().is_human == computer:
-                who = "a computer" if computer else "a person"
-                raise IllegalAction(f"{COLOURS[self.state.turn].title()} is not played by {who}")
-            new, events = apply(self.state, action, self.dice)
+            self._check(version, computer, colour)
+            try:
+                new, events = apply(self.state, action, self.dice)
+            except IllegalAction as error:
+                raise Refused("That move is not possible now.", str(error)) from None
             try:
                 await self.store.append_action(self.id, self.version, action_to_json(action),
                                                state_to_json(new), new.phase is Phase.OVER)
-            except VersionConflict as error:
-                raise IllegalAction(str(error)) from None
+            except VersionConflict:
+                # The database is ahead of this object: catch up, then refuse as stale.
+                await self._reload()
+                raise Refused(STALE) from None
+            except Exception as error:  # any driver or file error: nothing was kept
+                log.warning("saving an action failed", extra={"game": self.id,
+                                                              "reason": str(error)})
+                raise SaveFailed(str(error)) from error
             self.state = new
             self.version += 1
             self.stats.record(events)
-            self.changed.set()
+            self._touch()
         return events
+
+    def _check(self, version: int, computer: bool, colour: int | None) -> None:
+        """Refuse an action that is not for the current position and seat."""
+        if type(version) is not int or version != self.version:
+            raise Refused(STALE)
+        if self.over:
+            raise Refused("The game is over.")
+        if colour is not None and colour != self.state.turn:
+            raise Refused(f"It is {self.seat_to_act().display_name()}'s turn, not yours.")
+        if self.seat_to_act().is_human == computer:
+            who = "a computer" if computer else "a person"
+            raise Refused(f"{COLOURS[self.state.turn].title()} is not played by {who}.")
+
+    async def _reload(self) -> None:
+        """Take the stored record as the truth (another writer extended it)."""
+        row = await self.store.game(self.id)
+        if row is None:
+            return
+        state, stats = await load_record(self.store, row)
+        self.state, self.version, self.stats = state, row.version, stats
+        log.warning("game reloaded from the database", extra={"game": self.id,
+                                                              "version": row.version})
+        self.notify([])
+
+
+async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
+    """A stored game's state and statistics, rebuilt from its record (the stored snapshot
+    must agree with it; the record wins if not)."""
+    actions = [action_from_json(raw) for raw in await store.actions(row.id)]
+    replay = Game([COLOUR_INDEX[name] for name in json.loads(row.state)["colours"]], row.seed)
+    stats = Stats()
+    for action in actions:
+        stats.record(replay.play(action))
+    if replay.state != state_from_json(json.loads(row.state)):
+        log.error("game %s: stored snapshot differs from its record; using the record", row.id)
+    return replay.state, stats
 
 
 class Hub:
-    """All live games of this server process, loaded from the store on demand."""
+    """All live games of this server process, loaded from the store on demand: one object
+    per game, however many pages ask for it at once."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
         self.games: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Task[LiveGame | None]] = {}
 
     async def create_local(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
-        """A new local game for this browser; its previous local game is abandoned."""
+        """A new local game for this browser; its previous local game is abandoned (in the
+        same transaction)."""
         ordered = check_seats(mode, seats)
         previous = await self.store.current_local_game(owner, finished_too=True)
+        row, state = self.new_row(owner, mode, ordered)
+        await self.store.create_game(row, replacing=previous.id if previous else None)
         if previous is not None:
-            await self.abandon(previous.id)
-        return await self.create_game(owner, mode, ordered)
+            self._forget(previous.id)
+        return self.add(row, state)
 
-    async def create_game(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
+    def new_row(self, owner: str, mode: str, seats: list[Seat]) -> tuple[GameRow, State]:
+        """The row and first state of a new game (not stored yet)."""
         ordered = sorted(seats, key=lambda s: s.colour)
         state = new_state(tuple(s.colour for s in ordered))
         row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode,
                       seats=json.dumps([asdict(s) for s in ordered]), seed=new_seed(),
                       state=json.dumps(state_to_json(state)))
-        await self.store.create_game(row)
-        game = LiveGame(row, state, self.store, Stats())
+        return row, state
+
+    def add(self, row: GameRow, state: State) -> LiveGame:
+        """The live object of a game just stored."""
+        game = LiveGame(row, state, self.store, Stats(), self.clock)
         self.games[row.id] = game
         return game
 
@@ -218,35 +336,55 @@ class Hub:
         return await self.get(row.id)
 
     async def get(self, game_id: str) -> LiveGame | None:
-        if game_id in self.games:
-            return self.games[game_id]
+        """The live game, loading it once even when many pages ask at the same moment."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_task(self._load(game_id),
+                                                             name=f"load game {game_id}")
+            self._loading[game_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: str) -> LiveGame | None:
         row = await self.store.game(game_id)
-        if row is None:
+        if row is None or row.abandoned:
             return None
-        actions = [action_from_json(raw) for raw in await self.store.actions(game_id)]
-        # Rebuild from the record (the stored snapshot must agree) to recover the stats.
-        replay = Game([COLOUR_INDEX[name] for name in
-                       json.loads(row.state)["colours"]], row.seed)
-        stats = Stats()
-        for action in actions:
-            stats.record(replay.play(action))
-        if replay.state != state_from_json(json.loads(row.state)):
-            log.error("game %s: stored snapshot differs from its record; using the record",
-                      game_id)
-        game = LiveGame(row, replay.state, self.store, stats)
+        state, stats = await load_record(self.store, row)
+        game = LiveGame(row, state, self.store, stats, self.clock)
         self.games[game_id] = game
         return game
 
-    async def set_seat(self, game: LiveGame, seat: Seat) -> None:
-        """Change who plays a seat (an absent person replaced by a computer)."""
+    def seat_changed(self, game: LiveGame, seat: Seat) -> None:
+        """Who plays a seat changed (stored by the caller, e.g. a room replacing a player)."""
         game.seats[seat.colour] = seat
-        await self.store.update_seats(game.id, json.dumps([asdict(s) for s in
-                                                          game.seats.values()]))
         game.changed.set()
+        game.notify([])
+
+    def seats_json(self, game: LiveGame, seat: Seat) -> str:
+        """The game's seats as stored, with ``seat`` in place of its colour's."""
+        seats = {**game.seats, seat.colour: seat}
+        return json.dumps([asdict(s) for s in sorted(seats.values(), key=lambda s: s.colour)])
 
     async def abandon(self, game_id: str) -> None:
         await self.store.abandon(game_id)
+        self._forget(game_id)
+
+    def _forget(self, game_id: str) -> None:
         game = self.games.pop(game_id, None)
         if game is not None:
             game.abandoned = True
             game.changed.set()
+
+    def unload_idle(self, idle: float = IDLE_BEFORE_UNLOAD) -> list[str]:
+        """Let go of games no page has held or viewed for ``idle`` seconds and whose
+        computers are not mid-move; they load again from the database when asked for."""
+        gone = [g.id for g in self.games.values()
+                if g.idle_for() >= idle and not g.lock.locked()]
+        for game_id in gone:
+            game = self.games.pop(game_id)
+            if game.runner is not None:
+                game.runner.cancel()
+        return gone

@@ -57,7 +57,7 @@ async def test_a_stale_or_concurrent_action_is_refused_and_changes_nothing(datab
                                    return_exceptions=True)
     assert sum(1 for r in results if isinstance(r, IllegalAction)) == 1
     assert game.version == 1
-    with pytest.raises(IllegalAction, match="moved on"):
+    with pytest.raises(IllegalAction, match="already played"):
         await game.act(Roll(), version=0)
     assert len(await store.actions(game.id)) == 1
     # The store itself refuses a second write for the same version.
@@ -127,13 +127,14 @@ async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resu
     engine = create_engine(sync_url(database_url))
     with engine.begin() as connection:
         connection.execute(text("DROP TABLE rooms"))
+        connection.execute(text("DROP TABLE health"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
     engine.dispose()
     assert current_revision(database_url) == "0001"
 
     upgraded = Store(database_url)
     resumed = await Hub(upgraded).local_game("browser-c")
-    assert current_revision(database_url) == "0002"
+    assert current_revision(database_url) == "0003"
     assert resumed is not None
     assert (resumed.state, resumed.version) == (saved["state"], saved["version"])
     await play_some(resumed, 3)
@@ -145,9 +146,9 @@ async def test_migrating_a_new_database_step_by_step_reaches_the_same_schema(dat
     await asyncio.to_thread(upgrade, database_url, "0001")
     assert current_revision(database_url) == "0001"
     await asyncio.to_thread(upgrade, database_url)
-    assert current_revision(database_url) == "0002"
+    assert current_revision(database_url) == "0003"
     store = Store(database_url)
-    assert await store.healthy()
+    assert await store.problem() is None
     await store.close()
 
 
@@ -184,7 +185,7 @@ def test_backup_command_writes_a_file_and_reports_bad_urls(tmp_path):
     migrate = subprocess.run([sys.executable, "-m", "parcheesi", "migrate", "--database-url",
                               url], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert migrate.returncode == 0, migrate.stderr
-    assert "0002" in migrate.stdout
+    assert "0003" in migrate.stdout
     out = tmp_path / "copy.sqlite3"
     done = subprocess.run([sys.executable, "-m", "parcheesi", "backup", str(out),
                            "--database-url", url], capture_output=True, text=True, cwd=ROOT,
