@@ -93,7 +93,11 @@ export default {
   },
   methods: {
     press(p) {
-      if (p.movable) this.$emit("piece_click", { colour: p.c, piece: p.n - 1 });
+      // The press holds the page's controls until the server answers (see presses.py).
+      const stamp = this.view.stamp;
+      if (p.movable && (!window.parcheesiClaim || window.parcheesiClaim(stamp))) {
+        this.$emit("piece_click", { colour: p.c, piece: p.n - 1, stamp });
+      }
     },
     // Only movable pieces listen for focus: Chromium makes any SVG element with focus
     // listeners a tab stop, whatever its tabindex.

@@ -24,7 +24,8 @@ which Python code reads as a dict), all lengths in board units of a
     ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label], ...]`` (tap_r: radius
     of the tap area; flags: 1 movable, 2 selected); ``targets``: ``[[x, y, r, colour], ...]``;
     ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order;
-    ``sound``: ``[kind, volume]`` or null, played once with this ``seq``.
+    ``sound``: ``[kind, volume]`` or null, played once with this ``seq``;
+    ``stamp``: the table's stamp (``presses.py``), sent back with a piece click.
 """
 
 from __future__ import annotations
@@ -152,9 +153,10 @@ def _target_ring(colour: int, progress: int) -> list[float]:
 class Board(ui.element, component="board.js"):
     """The whole board as one SVG; pieces are buttons when the caller says they may move."""
 
-    def __init__(self, on_piece_click: Callable[[int, int], Any] | None = None) -> None:
-        """:param on_piece_click: called with (colour, piece index) when a movable piece is
-        clicked or activated from the keyboard; may be a coroutine function."""
+    def __init__(self, on_piece_click: Callable[[int, int, Any], Any] | None = None) -> None:
+        """:param on_piece_click: called with (colour, piece index, the stamp the board
+        showed) when a movable piece is clicked or activated from the keyboard; may be a
+        coroutine function."""
         super().__init__()
         self._on_piece_click = on_piece_click
         self._movable: frozenset[PieceId] = frozenset()
@@ -170,6 +172,7 @@ class Board(ui.element, component="board.js"):
             "targets": [],
             "moves": [],
             "sound": None,
+            "stamp": "",
         })
         self.on("piece_click", self._handle_piece_click)
 
@@ -185,6 +188,7 @@ class Board(ui.element, component="board.js"):
         moves: Iterable[Move] = (),
         reduced_motion: bool = False,
         sound: Sequence[Any] | None = None,
+        stamp: str = "",
     ) -> None:
         """Draw ``pieces`` (the engine's per-colour progress tuples; ``()`` = inactive colour).
 
@@ -217,6 +221,7 @@ class Board(ui.element, component="board.js"):
             "targets": [_target_ring(c, p) for c, p in targets],
             "moves": [] if reduced_motion else self._animations(list(moves), pieces),
             "sound": list(sound) if sound else None,
+            "stamp": stamp,
         })
         self._shown = pieces
 
@@ -256,10 +261,11 @@ class Board(ui.element, component="board.js"):
         The callback's result is returned so that NiceGUI awaits a coroutine in the board's
         UI context, as it does for its own handlers.
         """
-        piece = (e.args.get("colour"), e.args.get("piece"))
+        args = e.args if isinstance(e.args, dict) else {}
+        piece = (args.get("colour"), args.get("piece"))
         if self._on_piece_click is None or piece not in self._movable:
             return None
-        return self._on_piece_click(*piece)
+        return self._on_piece_click(*piece, args.get("stamp"))
 
     def _to_dict(self) -> dict[str, Any]:
         """Add the static geometry to the first render only; later updates keep the browser's

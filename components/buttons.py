@@ -4,6 +4,9 @@ The table redraws its controls on every action, for every phone at the table. A 
 ``q-btn`` is a component of its own (ripple, focus helper, nested spans) that the browser
 re-renders whenever its parent does; a native ``<button>`` costs a fraction of that and is
 just as reachable by Tab and Enter. Their look is in ``style.css`` (``.btn``).
+
+A *stamped* button makes game actions: it shows the table's stamp (``data-stamp``, see
+``presses.py``) and its press sends that stamp, which its handler receives.
 """
 
 from __future__ import annotations
@@ -43,6 +46,20 @@ class PlainButton(TextElement, DisableableElement):
                 on_click, ClickEventArguments(sender=self, client=self.client)), [],
                 js_handler=("(e) => { e.currentTarget.blur(); emit(); }" if gone_when_pressed
                             else "() => emit()"))
+
+    @classmethod
+    def stamped(cls, text: str = "", *, on_press: Callable[[Any], Any | Awaitable[Any]],
+                stamp: str, tone: Tone = "primary", filled: bool = False,
+                size: Literal["sm", "md", "lg"] = "md", gone_when_pressed: bool = False
+                ) -> PlainButton:
+        """A button for game actions: ``on_press`` receives the stamp the browser showed
+        when it was pressed (whatever it is: the receiver checks it)."""
+        button = cls(text, tone=tone, filled=filled, size=size)
+        button._props["data-stamp"] = stamp
+        button.on("click", lambda e: on_press(e.args), None,
+                  js_handler=("(e) => parcheesiPress(e, emit, true)" if gone_when_pressed
+                              else "(e) => parcheesiPress(e, emit, false)"))
+        return button
 
     def _look(self) -> list[str]:
         return [f"tone-{self._tone}", "btn-filled" if self._filled else "btn-outline"]

@@ -3,15 +3,22 @@
 A ``TableView`` belongs to one browser tab. It reads the live game's state, sends actions to
 it and redraws when the game tells it something changed; it never decides a rule. What the
 player has selected (a piece, or a dice portion) is the only state it keeps.
+
+Every press carries the stamp its control showed (``presses.py``): an action is sent against
+the version the person saw, never against whatever the server drew since, and every press
+gets an answer (the next position, or a refusal in words) that gives the controls a new
+stamp.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nicegui import background_tasks, ui
+from nicegui import ui
 
 from parcheesi.ai import hint
 from parcheesi.board import COLOURS, HOME, START, progress_of_square
@@ -34,17 +41,21 @@ from parcheesi.game import (
     legal_steps,
 )
 from parcheesi.state import IllegalAction, Phase, State
-from parcheesi.tables import LiveGame
+from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed
 
 from .board import Board
 from .buttons import PlainButton
 from .dice import Dice
+from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
 from .texts import describe, move_label, piece_label, reward_label
 from .updates import set_props
 
 LOG_LINES = 8
+NOT_UNDERSTOOD = "That press was not understood. Please try again."
+NOT_POSSIBLE = "That move is not possible now."
+NOT_THROUGH = "That did not go through. Please try again."
 log = logging.getLogger("parcheesi.ui")
 
 
@@ -84,7 +95,9 @@ class TableView:
         seat (a local game)."""
         self._send = send or (lambda action, version: game.act(action, version=version))
         self.version_seen = game.version
-        """The game version the buttons on screen were drawn for: actions carry it."""
+        """The game version the table on screen was drawn for (part of its stamp)."""
+        self.answers = 0
+        """Answers this table gave to presses and reconnections (the rest of its stamp)."""
         self.selected: int | None = None
         self.portion: int | None = None
         self.hinted: list[Action] | None = None
@@ -95,6 +108,7 @@ class TableView:
         self.chip_values: list[int] = []
         """The dice portion each chip stands for, in the order of ``self.chip_buttons``."""
         self.drawn_options: Any = None
+        self.option_buttons: list[PlainButton] = []
         self.busy = False
         self.winner_shown = False
 
@@ -118,14 +132,15 @@ class TableView:
                     self.chip_buttons: list[PlainButton] = []
                     ui.space()
                     with Region():
-                        self.roll_button = PlainButton("Roll", on_click=self.roll,
-                                                       filled=True, size="lg").props(
-                            'data-testid=roll aria-keyshortcuts=R')
+                        self.roll_button = PlainButton.stamped(
+                            "Roll", on_press=self.roll, stamp=self.stamp(), filled=True,
+                            size="lg").props('data-testid=roll aria-keyshortcuts=R')
                 with Region("row").classes("gap-2 w-full no-wrap"):
                     self.piece_buttons = []
                     for piece in range(4):
-                        button = PlainButton(str(piece + 1), size="lg",
-                                             on_click=lambda p=piece: self.choose_piece(p))
+                        button = PlainButton.stamped(
+                            str(piece + 1), size="lg", stamp=self.stamp(),
+                            on_press=functools.partial(self.press_piece, piece))
                         button.props(f'data-testid=piece-{piece + 1} '
                                      f'aria-keyshortcuts={piece + 1}').classes("grow")
                         self.piece_buttons.append(button)
@@ -133,9 +148,11 @@ class TableView:
                     self.choose_note = ui.label("").classes("text-grey-8")
                     self.options = ui.row().classes("gap-2 w-full")
                 with Region("row").classes("gap-2 w-full"):
-                    self.hint_button = PlainButton("Hint", on_click=self.show_hint).props(
+                    self.hint_button = PlainButton.stamped(
+                        "Hint", on_press=self.show_hint, stamp=self.stamp()).props(
                         'data-testid=hint')
-                    self.best_button = PlainButton("Play best", on_click=self.play_best).props(
+                    self.best_button = PlainButton.stamped(
+                        "Play best", on_press=self.play_best, stamp=self.stamp()).props(
                         'data-testid=play-best')
                 with Region().classes("w-full"):
                     self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
@@ -146,14 +163,14 @@ class TableView:
                         f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
                     self.log_view = ui.label("").classes("text-sm whitespace-pre-line").props(
                         'data-testid=log')
-        ui.keyboard(on_key=self._key, ignore=["input", "select", "textarea"])
         game.subscribe(self._changed)
+        game.hold()
         # NiceGUI reports every dropped socket, also when the same page reconnects a moment
         # later (a phone waking up): stop listening while away, listen and redraw on return,
         # and let go for good only when the page is deleted.
         self.client.on_disconnect(lambda: game.unsubscribe(self._changed))
         self.client.on_connect(self._reconnected)
-        self.client.on_delete(lambda: game.unsubscribe(self._changed))
+        self.client.on_delete(self._deleted)
         self.redraw([])
 
     # --- names and permissions -----------------------------------------------------------------
@@ -164,61 +181,100 @@ class TableView:
     def can_act(self) -> bool:
         """A person at this tab may act now: a human seat (this tab's, online) is to act."""
         game = self.game
-        if game.over or self.busy or not game.seat_to_act().is_human:
+        if game.over or not game.seat_to_act().is_human:
             return False
         return self.seat is None or game.state.turn == self.seat
 
-    # --- actions -------------------------------------------------------------------------------
+    def stamp(self) -> str:
+        """What every action control of this table shows and sends back when pressed."""
+        return stamp_text(self.version_seen, self.answers)
 
-    async def send(self, action: Action) -> bool:
-        if not self.can_act():
+    # --- presses -------------------------------------------------------------------------------
+
+    async def _press(self, stamp: Any, work: Callable[[int], Any]) -> None:
+        """Handle a press made against the position its stamp names. ``work`` gets that
+        version; a press made against any other position does nothing but say so. Whatever
+        happens, the table answers with a new stamp, which frees the browser's controls."""
+        drawn = self.version_seen
+        try:
+            version = version_of(stamp)
+            if version is None:
+                log.info("press without a stamp", extra={"game": self.game.id})
+                self.status.set_text(NOT_UNDERSTOOD)
+            elif version != self.game.version:
+                self.status.set_text(STALE)
+            else:
+                result = work(version)
+                if inspect.isawaitable(result):
+                    await result
+        finally:
+            if self.version_seen == drawn:  # no new position drawn: answer with a new stamp
+                self.answers += 1
+                self.redraw([])
+
+    async def send(self, action: Action, version: int) -> bool:
+        """Submit ``action`` made against ``version``; say why when it is not accepted."""
+        if self.busy:  # only a forged page sends again before the answer: it is dropped
             return False
         self.busy = True
         try:
-            await self._send(action, self.version_seen)
-        except IllegalAction as error:
-            self.busy = False
+            await self._send(action, version)
+        except Refused as error:
             self.status.set_text(str(error))
-            self.redraw([])  # nothing changed in the game: show the buttons again
+            return False
+        except IllegalAction:  # words of the engine are not for players
+            self.status.set_text(NOT_POSSIBLE)
+            return False
+        except SaveFailed as error:
+            self.status.set_text(str(error))
             return False
         except Exception:
-            self.busy = False
             log.exception("action failed", extra={"game": self.game.id})
-            self.status.set_text("That did not go through (the server could not save it). "
-                                 "Please try again.")
-            self.redraw([])
+            self.status.set_text(NOT_THROUGH)
             return False
-        self.busy = False
-        if self.version_seen != self.game.version:
-            self.redraw([])  # the listener drew while this tab was busy
+        finally:
+            self.busy = False
         return True
 
-    async def roll(self) -> None:
-        if self.game.state.phase in (Phase.OPENING, Phase.ROLL):
-            await self.send(Roll())
+    async def roll(self, stamp: Any) -> None:
+        await self._press(stamp, self._roll)
 
-    def choose_piece(self, piece: int) -> None:
+    async def _roll(self, version: int) -> None:
+        if self.can_act() and self.game.state.phase in (Phase.OPENING, Phase.ROLL):
+            await self.send(Roll(), version)
+
+    async def press_piece(self, piece: int, stamp: Any) -> None:
+        await self._press(stamp, lambda version: self.choose_piece(piece, version))
+
+    async def choose_piece(self, piece: int, version: int) -> None:
         if not self.can_act() or piece not in self.movable_pieces():
             return
         if self.portion is not None:  # a dice portion was chosen first: use it on this piece
-            background_tasks.create(self._use_portion(piece), name="portion-move")
+            move = self._portion_move(piece)
+            if move is not None:
+                await self.take(move, version)
             return
         self.selected = None if self.selected == piece else piece
         self.hinted = None
-        self.redraw([])
 
     def choose_portion(self, value: int) -> None:
         self.portion = None if self.portion == value else value
         self.selected = None
         self.redraw([])
 
-    async def take(self, action: Action) -> None:
+    async def press_option(self, action: Action, stamp: Any) -> None:
+        await self._press(stamp, lambda version: self.take(action, version))
+
+    async def take(self, action: Action, version: int) -> None:
         self.selected = None
         self.portion = None
         self.hinted = None
-        await self.send(action)
+        await self.send(action, version)
 
-    def show_hint(self) -> None:
+    async def show_hint(self, stamp: Any) -> None:
+        await self._press(stamp, lambda _: self._hint())
+
+    def _hint(self) -> None:
         state = self.game.state
         if not self.can_act() or state.phase not in (Phase.MOVE, Phase.REWARD):
             self.status.set_text("A hint is available when you have a roll to play.")
@@ -226,27 +282,27 @@ class TableView:
         decision = hint(state)
         self.hinted = decision.actions
         self.selected = None
-        self.redraw([])
         self.status.set_text(f"Hint: {decision.reason}")
 
-    async def play_best(self) -> None:
+    async def play_best(self, stamp: Any) -> None:
+        await self._press(stamp, self._play_best)
+
+    async def _play_best(self, version: int) -> None:
+        """The hint's actions for the position at ``version``, each against the version the
+        one before it made."""
         state = self.game.state
         if not self.can_act() or state.phase not in (Phase.MOVE, Phase.REWARD):
             return
-        actions = hint(state).actions
         self.hinted = None
-        for action in actions:
-            if not await self.send(action):
+        for k, action in enumerate(hint(state).actions):
+            if not await self.send(action, version + k):
                 break
 
-    def _board_click(self, colour: int, piece: int) -> None:
+    async def _board_click(self, colour: int, piece: int, stamp: Any) -> None:
         if colour == self.game.state.turn:
-            self.choose_piece(piece)
-
-    async def _use_portion(self, piece: int) -> None:
-        move = self._portion_move(piece)
-        if move is not None:
-            await self.take(move)
+            await self.press_piece(piece, stamp)
+        else:
+            await self._press(stamp, lambda _: None)
 
     def _portion_move(self, piece: int) -> Move | None:
         value = self.portion
@@ -255,15 +311,6 @@ class TableView:
                     self.game.state.mover[piece] == START and value in move.portions)):
                 return move
         return None
-
-    def _key(self, event: Any) -> None:
-        if not event.action.keydown or event.action.repeat:
-            return
-        key = str(event.key.name).lower()
-        if key == "r":
-            background_tasks.create(self.roll(), name="key-roll")
-        elif key in ("1", "2", "3", "4"):
-            self.choose_piece(int(key) - 1)
 
     # --- what can be done now ------------------------------------------------------------------
 
@@ -300,10 +347,17 @@ class TableView:
     # --- drawing ---------------------------------------------------------------------------------
 
     def _reconnected(self) -> None:
+        """Back after the socket dropped: listen again and answer with a fresh stamp (a press
+        the browser sent before the drop may never have arrived)."""
         if self._changed not in self.game.listeners:
             self.game.subscribe(self._changed)
+        self.answers += 1
         with self.root:
             self.redraw([])
+
+    def _deleted(self) -> None:
+        self.game.unsubscribe(self._changed)
+        self.game.release()
 
     def _changed(self, game: LiveGame, events: list[Event]) -> None:
         """Called by the live game (possibly from the computers' task) after each action."""
@@ -328,6 +382,8 @@ class TableView:
         said = [t for t in (describe(e, self.name) for e in events) if t]
         if said:
             self.status.set_text(". ".join(said[-3:]))
+        elif game.fault:
+            self.status.set_text(game.fault)
         self.redraw(events)
 
     def _sound(self, events: list[Event]) -> list[Any] | None:
@@ -352,8 +408,8 @@ class TableView:
         game = self.game
         state = game.state
         self.version_seen = game.version
-        acting = self.can_act() or (self.busy and game.seat_to_act().is_human and (
-            self.seat is None or state.turn == self.seat))
+        stamp = self.stamp()
+        acting = self.can_act()
         movable = self.movable_pieces() if acting else set()
         turn_name = self.name(state.turn)
         seat = game.seats[state.turn].description()
@@ -385,7 +441,7 @@ class TableView:
                         targets=targets, labels=labels, rotation=self.rotation(),
                         moves=animations(events, self.shown_state),
                         reduced_motion=self.settings.reduced_motion_for_board(),
-                        sound=self._sound(events))
+                        sound=self._sound(events), stamp=stamp)
         self.shown_state = state
         # Dice and portions
         self.dice.show(state.dice or self.last_roll)
@@ -416,10 +472,12 @@ class TableView:
             self.drawn_options = (options, colour)
             self.options.clear()
             with self.options:
-                for text, action in options:
-                    PlainButton(text, on_click=lambda a=action: self.take(a), tone=colour,
-                                filled=True, gone_when_pressed=True).props(
+                self.option_buttons = [
+                    PlainButton.stamped(
+                        text, on_press=functools.partial(self.press_option, action),
+                        stamp=stamp, tone=colour, filled=True, gone_when_pressed=True).props(
                         "data-testid=move-option")
+                    for text, action in options]
         can_hint = acting and state.phase in (Phase.MOVE, Phase.REWARD)
         self.hint_button.set_enabled(can_hint)
         self.best_button.set_enabled(can_hint)
@@ -428,6 +486,9 @@ class TableView:
         elif acting and state.phase is Phase.ROLL and state.doubles:
             self.status.set_text(f"{turn_name} rolled doubles: roll again")
         self.log_view.set_text("\n".join(reversed(self.log)))
+        for button in (self.roll_button, self.hint_button, self.best_button,
+                       *self.piece_buttons, *self.option_buttons):
+            set_props(button, {"data-stamp": stamp})
         self._winner(state)
 
     def _show_chips(self, values: list[int], portions: tuple[int, ...]) -> None:

@@ -22,7 +22,7 @@ from uuid import uuid4
 from nicegui import Client, ElementFilter, background_tasks, ui
 from nicegui.nicegui import _on_handshake
 from nicegui.testing import User, UserInteraction
-from ui_helpers import TIMEOUT, element, elements, settle, text, until
+from ui_helpers import TIMEOUT, element, elements, press_element, settle, text, until
 
 from components.lobby import TOKEN_PREFIX
 from parcheesi.rooms import Rooms
@@ -149,15 +149,16 @@ async def click(user: User, testid: str) -> None:
 async def click_on(user: User, target: ui.element) -> None:
     """Click this element (one of several with the same data-testid)."""
     before = set(background_tasks.running_tasks)
-    UserInteraction(user, {target}, None).click()
+    press_element(user, target)
     await settle(before)
 
 
 async def forge_click(user: User, testid: str) -> None:
-    """Send the click event even to a disabled control, as a tampered page could."""
+    """Send the click event even to a disabled control, as a tampered page could (with the
+    stamp the control shows)."""
     target = element(user, testid)
     before = set(background_tasks.running_tasks)
-    UserInteraction(user, {target}, None).trigger("click")
+    UserInteraction(user, {target}, None).trigger("click", target.props.get("data-stamp"))
     await settle(before)
 
 

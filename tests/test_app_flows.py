@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 from nicegui import app, background_tasks, ui
-from nicegui.testing import User, user_simulation
+from nicegui.testing import User, UserInteraction, user_simulation
+from room_helpers import drop_connection, restore_connection
 from ui_helpers import (
     board,
+    board_click,
     browser_id,
     choose,
     click,
@@ -24,6 +26,7 @@ from ui_helpers import (
     element,
     elements,
     enabled,
+    forge,
     hub,
     ids_starting,
     live_game,
@@ -33,7 +36,6 @@ from ui_helpers import (
     start_game,
     stop_runners,
     text,
-    trigger,
     until,
 )
 
@@ -41,7 +43,7 @@ from parcheesi.ai import hint
 from parcheesi.game import apply
 from parcheesi.notation import action_from_json
 from parcheesi.state import Phase
-from parcheesi.tables import COMPUTER, HUMAN
+from parcheesi.tables import COMPUTER, HUMAN, STALE
 
 SEED = 26
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -200,7 +202,7 @@ async def test_solo_game_to_a_first_move(table_user: User) -> None:
     await click(user, "portion-3")
     assert element(user, "portion-3").props["aria-pressed"] == "true"
     version = game.version
-    await trigger(user, board(user), "piece_click", {"colour": RUBY, "piece": 0})
+    await board_click(user, RUBY, 0)
     # The move with the 3 is the next action (the computers may already have gone on).
     assert (await game.store.actions(game.id))[version] == {
         "type": "move", "piece": 1, "portions": [3]}
@@ -411,16 +413,15 @@ async def test_pieces_that_cannot_move_ignore_clicks_and_keys(table_user: User) 
     await click(user, "move-option")  # Enter; the 3 is left for piece 1 only
     version = game.version
     await click(user, "piece-2")  # disabled: a person's click does nothing
-    await trigger(user, element(user, "piece-2"), "click")  # a forged click neither
+    await forge(user, "piece-2")  # a forged click neither
     await press(user, "3")
-    drawn = board(user)
-    await trigger(user, drawn, "piece_click", {"colour": RUBY, "piece": 3})
-    await trigger(user, drawn, "piece_click", {"colour": SAPPHIRE, "piece": 0})
+    await board_click(user, RUBY, 3)
+    await board_click(user, SAPPHIRE, 0)
     assert not elements(user, "move-option")
     assert not any(p[6] & 2 for p in board_state(user)["pieces"]), "nothing is selected"
     # Roll is not for now: the roll is still being played.
     assert not enabled(user, "roll")
-    await trigger(user, element(user, "roll"), "click")
+    await forge(user, "roll")
     await press(user, "r")
     assert game.version == version
     assert game.state.phase is Phase.MOVE and game.state.portions == (3,)
@@ -443,10 +444,50 @@ async def test_roll_on_a_computers_turn_does_nothing(slow_computers, table_user:
     assert text(user, "turn").startswith("Opening roll") and "Sapphire" in text(user, "turn")
     version = game.version
     assert not enabled(user, "roll")
-    await trigger(user, element(user, "roll"), "click")
+    await forge(user, "roll")
     await press(user, "r")
     assert not enabled(user, "hint")
-    await trigger(user, element(user, "hint"), "click")
+    await forge(user, "hint")
     assert game.version == version
     assert text(user, "status") == "A hint is available when you have a roll to play."
     assert not any(enabled(user, f"piece-{k}") for k in range(1, 5))
+
+
+# --- presses count once ------------------------------------------------------------------------
+
+
+async def test_a_double_tap_on_roll_rolls_once_on_a_shared_screen(table_user: User) -> None:
+    """Both taps carry the position the screen showed; the second finds it played."""
+    user = table_user
+    await user.open("/new")
+    await choose(user, "mode", "same_device")
+    await choose(user, "player-count", 2)
+    await choose(user, "kind-sapphire", HUMAN)
+    await click(user, "start-game")
+    game = await live_game(user)
+    assert all(seat.is_human for seat in game.seats.values())
+    roll = element(user, "roll")
+    stamp = roll.props["data-stamp"]
+    before = set(background_tasks.running_tasks)
+    for _ in range(2):
+        UserInteraction(user, {roll}, None).trigger("click", stamp)
+    await settle(before)
+    assert game.version == 1 and game.state.turn == SAPPHIRE
+    assert text(user, "status") == STALE
+    assert element(user, "roll").props["data-stamp"] != stamp  # the controls are free again
+
+
+async def test_every_answer_gives_the_controls_a_new_stamp(table_user: User) -> None:
+    """The browser holds a pressed table until the stamp changes: a refusal, a selection and
+    a reconnection each answer with a new one."""
+    user = table_user
+    await first_roll_to_play(user)
+    stamps = [element(user, "roll").props["data-stamp"]]
+    await click(user, "piece-1")  # a selection
+    stamps.append(element(user, "roll").props["data-stamp"])
+    await forge(user, "roll")  # refused: not the time to roll
+    stamps.append(element(user, "roll").props["data-stamp"])
+    await restore_connection(user, drop_connection(user))  # the phone slept a moment
+    stamps.append(element(user, "roll").props["data-stamp"])
+    assert len(set(stamps)) == 4, stamps
+    assert all(s.split(".")[0] == stamps[0].split(".")[0] for s in stamps)  # same position

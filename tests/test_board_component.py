@@ -178,18 +178,19 @@ async def test_geometry_is_sent_with_the_first_render_only(user: User) -> None:
 
 
 async def test_only_movable_pieces_reach_the_callback(user: User) -> None:
-    clicks: list[tuple[int, int]] = []
+    clicks: list[tuple[int, int, object]] = []
 
     @ui.page("/")
     def page() -> None:
-        board = Board(on_piece_click=lambda c, i: clicks.append((c, i)))
-        board.show(PIECES, movable={(EMERALD, 1)})
+        board = Board(on_piece_click=lambda c, i, stamp: clicks.append((c, i, stamp)))
+        board.show(PIECES, movable={(EMERALD, 1)}, stamp="4.2")
 
     await user.open("/")
     interaction = user.find(Board)
-    interaction.trigger("piece_click", {"colour": RUBY, "piece": 0})
-    interaction.trigger("piece_click", {"colour": EMERALD, "piece": 1})
-    assert clicks == [(EMERALD, 1)]
+    interaction.trigger("piece_click", {"colour": RUBY, "piece": 0, "stamp": "4.2"})
+    interaction.trigger("piece_click", {"colour": EMERALD, "piece": 1, "stamp": "4.2"})
+    interaction.trigger("piece_click", ["not", "an", "object"])
+    assert clicks == [(EMERALD, 1, "4.2")]
 
 
 # --- Chromium: the hooks as a person meets them ----------------------------------------------
@@ -202,7 +203,7 @@ def board_page(movable: set[tuple[int, int]]) -> list[tuple[int, int]]:
     @ui.page("/")
     def page() -> None:
         ui.button("Before").props("data-testid=before")
-        Board(on_piece_click=lambda c, i: clicks.append((c, i))).show(PIECES, movable=movable)
+        Board(on_piece_click=lambda c, i, _: clicks.append((c, i))).show(PIECES, movable=movable)
         ui.button("After").props("data-testid=after")
 
     return clicks

@@ -196,3 +196,25 @@ def test_desktop_puts_board_and_controls_side_by_side(screen: Screen) -> None:
     finally:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
     assert driver.execute_script("return innerWidth") == 390
+
+
+def test_a_double_tap_is_absorbed_by_the_page_and_counted_once(screen: Screen) -> None:
+    """Two taps before the server answers: the page holds the table after the first (the
+    pressed button is busy) and lets go when the answer's new stamp arrives."""
+    start_solo_game(screen)
+    roll = by_testid(screen, "roll")
+    stamp = roll.get_attribute("data-stamp")
+    held = screen.selenium.execute_script(
+        "const b = arguments[0]; b.click(); const busy = b.getAttribute('aria-busy');"
+        " const pending = document.body.hasAttribute('data-pending'); b.click();"
+        " return [busy, pending];", roll)
+    assert held == ["true", True]
+    until(screen, lambda: by_testid(screen, "roll").get_attribute("data-stamp") != stamp,
+          "the answer's new stamp")
+    until(screen, lambda: not screen.selenium.execute_script(
+        "return document.body.hasAttribute('data-pending')"), "the page to let go")
+    assert by_testid(screen, "roll").get_attribute("aria-busy") is None
+    ruby = [line for line in by_testid(screen, "log").text.splitlines()
+            if line.startswith("Ruby rolled")]
+    assert len(ruby) == 1, ruby
+    wait_for_ruby_to_roll(screen)  # and the table goes on as usual

@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
-from nicegui import ElementFilter, ui
-from nicegui.testing import User
+from nicegui import ElementFilter, background_tasks, ui
+from nicegui.testing import User, UserInteraction
 from room_helpers import (
     SimulatedBrowser,
     click,
@@ -37,11 +37,11 @@ from room_helpers import (
     text_is,
     type_into,
 )
-from ui_helpers import element, elements, enabled, text, until
+from ui_helpers import element, elements, enabled, settle, text, until
 
 from parcheesi.ai import decide
 from parcheesi.state import Phase
-from parcheesi.tables import COMPUTER, LiveGame
+from parcheesi.tables import COMPUTER, STALE, LiveGame
 
 SEED_4 = 63
 SEED_2 = 14
@@ -77,7 +77,6 @@ def clock(create_user: Callable[[], User]) -> FakeClock:
     """The clock the app's rooms measure absences and attempt windows with."""
     fake = FakeClock()
     rooms().clock = fake
-    rooms().limiter.clock = fake
     return fake
 
 
@@ -451,3 +450,79 @@ async def test_a_finished_room_plays_again_with_the_same_seats(people, seed) -> 
     assert host.browser.seat_token(code) == tokens[RUBY]
     await roll(host, again)
     await until(lambda: enabled_now(guest.user, "roll"), "Sam's start roll")
+
+
+# --- presses that race -----------------------------------------------------------------------
+
+
+async def press_together(*presses: tuple[Person, str, str | None]) -> None:
+    """Several presses sent at the same moment, each with the stamp given (None: the one
+    its control shows now), as phones whose frames cross on the network."""
+    before = set(background_tasks.running_tasks)
+    for person, testid, stamp in presses:
+        target = element(person.user, testid)
+        shown_stamp = target.props.get("data-stamp")
+        UserInteraction(person.user, {target}, None).trigger(
+            "click", shown_stamp if stamp is None else stamp)
+    await settle(before)
+
+
+async def test_two_tabs_of_one_seat_pressing_together_make_one_action(people, seed) -> None:
+    host, _, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    game = await game_of(code)
+    twin = people()  # a second tab holding the host's seat
+    twin.browser.local_storage.update(host.browser.local_storage)
+    await twin.user.open(f"/room/{code}")
+    await until(lambda: enabled_now(twin.user, "roll") is True, "the twin tab may roll")
+    await press_together((host, "roll", None), (twin, "roll", None), (host, "roll", None))
+    assert game.version == 1
+    statuses = [text(host.user, "status"), text(twin.user, "status")]
+    assert STALE in statuses, statuses
+    assert not any(s[:1].islower() for s in statuses), statuses  # no engine text
+
+
+async def test_a_press_sent_before_it_was_your_turn_never_plays_for_you(people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    game = await game_of(code)
+    early = element(guest.user, "roll").props["data-stamp"]  # drawn on the host's turn
+    await press_together((host, "roll", None), (guest, "roll", early))
+    assert game.version == 1 and game.state.turn == SAPPHIRE  # the guest's turn now ...
+    await until(lambda: enabled_now(guest.user, "roll") is True, "the guest may roll")
+    await press_together((guest, "roll", early))  # ... and the old press, replayed, is stale
+    assert game.version == 1 and game.state.turn == SAPPHIRE
+    assert text(guest.user, "status") == STALE
+    await click(guest.user, "roll")  # what the guest sees now is what counts
+    assert game.version == 2
+
+
+async def test_a_double_tap_on_a_move_option_moves_once(people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    game = await game_of(code)
+    tokens = {RUBY: host, SAPPHIRE: guest}
+    while game.state.phase is not Phase.MOVE:  # the opening rolls and the first roll
+        await click(tokens[game.state.turn].user, "roll")
+    mover = tokens[game.state.turn]
+    piece = next(k for k in range(1, 5) if enabled(mover.user, f"piece-{k}"))
+    await click(mover.user, f"piece-{piece}")
+    version = game.version
+    await press_together((mover, "move-option", None), (mover, "move-option", None))
+    assert game.version == version + 1
+    assert [a["type"] for a in (await game.store.actions(game.id))[version:]] == ["move"]
+
+
+async def test_presses_without_a_stamp_this_table_drew_change_nothing(people, seed) -> None:
+    host, _, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    game = await game_of(code)
+    for forged in (None, "", "7", "0.x", "-1.0", "0.0.0", "1" * 40, 0, [0], {"stamp": "0.0"}):
+        target = element(host.user, "roll")
+        before = set(background_tasks.running_tasks)
+        UserInteraction(host.user, {target}, None).trigger("click", forged)
+        await settle(before)
+        assert game.version == 0, forged
+    assert text(host.user, "status") == "That press was not understood. Please try again."
+    await click(host.user, "roll")
+    assert game.version == 1

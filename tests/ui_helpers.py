@@ -145,11 +145,22 @@ async def click(user: User, testid: str, index: int = 0, wait: bool = True) -> N
     target = elements(user, testid)
     assert len(target) > index, f"no element data-testid={testid} (#{index}) on the page"
     before = set(background_tasks.running_tasks)
-    UserInteraction(user, {target[index]}, None).click()
+    press_element(user, target[index])
     if wait:
         await settle(before)
     else:
         await asyncio.sleep(0)
+
+
+def press_element(user: User, target: ui.element) -> None:
+    """What the browser sends when a person presses ``target``: nothing if it is disabled,
+    and with a stamped control (a game action, ``components/presses.py``) the stamp it
+    shows."""
+    stamp = target.props.get("data-stamp")
+    if stamp is None:
+        UserInteraction(user, {target}, None).click()
+    elif getattr(target, "enabled", True):
+        UserInteraction(user, {target}, None).trigger("click", stamp)
 
 
 async def trigger(user: User, target: ui.element, event: str, args: Any = None) -> None:
@@ -159,14 +170,28 @@ async def trigger(user: User, target: ui.element, event: str, args: Any = None) 
     await settle(before)
 
 
+async def forge(user: User, testid: str) -> None:
+    """A click sent to a control even when it is disabled, with the stamp it shows, as a
+    tampered page could send it."""
+    target = element(user, testid)
+    await trigger(user, target, "click", target.props.get("data-stamp"))
+
+
+async def board_click(user: User, colour: int, piece: int) -> None:
+    """A tap on a piece drawn on the board, sent with the stamp the board shows (as its
+    script does, whether or not the piece may move)."""
+    drawn = board(user)
+    assert drawn is not None, "no board on the page"
+    await trigger(user, drawn, "piece_click",
+                  {"colour": colour, "piece": piece, "stamp": drawn.view["stamp"]})
+
+
 async def press(user: User, key: str) -> None:
-    """A key press as ``ui.keyboard`` reports it from the browser."""
-    (keyboard,) = user.find(ui.keyboard).elements
-    code = f"Digit{key}" if key.isdigit() else f"Key{key.upper()}"
-    common = {"key": key, "code": code, "location": 0, "repeat": False, "altKey": False,
-              "ctrlKey": False, "metaKey": False, "shiftKey": False}
-    await trigger(user, keyboard, "key", {"action": "keydown", **common})
-    await trigger(user, keyboard, "key", {"action": "keyup", **common})
+    """A key press as the page's script handles it (``components/presses.py``): R presses
+    Roll and 1-4 the piece buttons, when they are enabled."""
+    testid = "roll" if key.lower() == "r" else f"piece-{key}" if key in "1234" else None
+    if testid is not None and enabled(user, testid):
+        await click(user, testid)
 
 
 async def choose(user: User, testid: str, value: Any) -> None:
