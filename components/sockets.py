@@ -1,0 +1,429 @@
+"""Per-connection discipline for NiceGUI's socket.io server.
+
+NiceGUI trusts every frame a socket sends: it looks pages up by the ``client_id`` inside the
+message (so any socket that learns another page's client id can press its buttons), it lets
+malformed frames raise inside background tasks (one traceback each), it logs whatever text a
+browser sends as a ``log`` frame at the level the browser chose, and it serves a socket as
+fast as the socket sends. On a home network any phone's browser, or a script on a laptop, can
+do all of that; :func:`install` puts a guard in front of the server:
+
+- every engine.io session has a message quota (a token bucket, counted before a frame is even
+  decoded); frames over it are dropped, and a socket that keeps flooding is disconnected, its
+  page refused a new handshake for a cool-down, and one warning logged for it;
+- frames a browser running ``nicegui.js`` never sends are dropped with at most one short line
+  per socket and no traceback; exceptions raised by the pages' own handlers still reach
+  NiceGUI's exception handling;
+- a message acts on a page only if the sending socket handshook with that page, and a
+  handshake is accepted only from a socket carrying the same browser session as the page;
+- browser log text is truncated, escaped and rate-limited, and never logged above warning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import socketio
+from nicegui import Client, core
+from nicegui.nicegui import _on_ack, _on_event, _on_handshake, _on_javascript_response
+
+log = logging.getLogger("parcheesi.sockets")
+browser_log = logging.getLogger("parcheesi.browser")
+
+BURST = 60
+"""Messages a socket may send at once: a page load's JavaScript answers and a few quick
+clicks take a dozen or two."""
+RATE = 20.0
+"""Messages per second a socket may keep sending; a phone sends a few clicks, an ack every
+3 s and the answers to the server's JavaScript requests."""
+FLOOD_REFUSALS = 40
+"""Refused messages after which a socket that has been over its quota ever since is
+disconnected: a flooding script reaches it within milliseconds of exhausting its burst."""
+FLOOD_SECONDS = 1.0
+"""How long a socket may stay over its quota before it is disconnected (a flood just above the
+rate takes many seconds to be refused 40 times)."""
+COOL_DOWN = 60.0
+"""Seconds during which the pages of a disconnected flooding socket refuse a new handshake, so
+the socket cannot simply reconnect and go on (``nicegui.js`` then reloads, which makes a new
+page: a person is back at once, a script has to start over)."""
+LOG_BURST = 5
+LOG_PER_SECOND = 5 / 60
+"""Browser log lines a socket may have logged: five at once, five a minute after that."""
+LOG_TEXT = 200
+"""Characters of a browser log message that are kept."""
+LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+              "error": logging.WARNING}
+"""The levels ``nicegui.js`` sends, and the level each is logged at: a browser cannot make the
+server log an error."""
+BROWSER_EVENTS = frozenset({"handshake", "event", "javascript_response", "ack", "log"})
+"""The socket.io events ``nicegui.js`` emits; any other name (also the reserved ``connect``
+and ``disconnect``, which would run the server's own handlers) is dropped."""
+PASSED_ON = frozenset("013")
+"""socket.io packet types passed on to python-socketio as they come: connect, disconnect and
+ack. Events are decoded and checked first; binary packets, which ``nicegui.js`` never sends,
+are dropped (an attachment would otherwise swallow the socket's next frame)."""
+DECODING_ERRORS = (ValueError, TypeError, KeyError, IndexError)
+"""What python-socketio raises for a packet it cannot decode."""
+DISCONNECT_WAIT = 5.0
+"""Seconds a disconnect may wait for the socket's last packets to go out."""
+
+
+class TokenBucket:
+    """A quota of ``capacity`` tokens, refilled at ``rate`` tokens a second."""
+
+    def __init__(self, capacity: float, rate: float, now: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.stamp = now
+
+    def refill(self, now: float) -> float:
+        """Add what accrued since the last call (never above the capacity); the tokens now."""
+        self.tokens = min(self.capacity, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp = max(self.stamp, now)
+        return self.tokens
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        if self.refill(now) < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass
+class SocketState:
+    """What the guard knows of one engine.io session."""
+
+    bucket: TokenBucket
+    logs: TokenBucket
+    pages: set[str] = field(default_factory=set)
+    """Client ids of the pages this socket handshook with."""
+    client: str = "-"
+    """The first page's client id prefix, for log lines (never a whole id)."""
+    refused: int = 0
+    stretch_started: float | None = None
+    stretch_refused: int = 0
+    cut: bool = False
+    noted: bool = False
+    """Whether a dropped frame of this socket was logged already."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_json_args(value: Any) -> bool:
+    """Event arguments as ``nicegui.js`` sends them: a list of JSON texts or nulls."""
+    if not isinstance(value, list) or not all(a is None or isinstance(a, str) for a in value):
+        return False
+    try:
+        for arg in value:
+            if arg is not None:
+                json.loads(arg)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_message_id(value: Any) -> bool:
+    """A message id from a handshake: a number, or its digits from the query string."""
+    return value is None or _is_int(value) or (
+        isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19)
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+Check = tuple[Callable[[Any], bool], bool]
+"""A field's check, and whether the field must be there."""
+FIELDS: dict[str, dict[str, Check]] = {
+    "event": {"id": (_is_int, True), "listener_id": (_is_str, True),
+              "args": (_is_json_args, False)},
+    "javascript_response": {"request_id": (_is_str, True)},
+    "ack": {"next_message_id": (_is_int, True)},
+    "log": {"level": (lambda v: v in LOG_LEVELS, True), "message": (_is_str, True)},
+    "handshake": {"tab_id": (_is_str, True), "document_id": (_is_str, True),
+                  "old_tab_id": (lambda v: v is None or _is_str(v), False),
+                  "next_message_id": (_is_message_id, False)},
+}
+"""The fields each message carries besides ``client_id`` (always a string)."""
+
+
+def _problem(name: str, args: tuple[Any, ...]) -> str | None:
+    """Why the arguments of a ``name`` message are not what ``nicegui.js`` sends, if so."""
+    if len(args) != 1 or not isinstance(args[0], dict):
+        return f"{name}: not one object"
+    message = args[0]
+    if not isinstance(message.get("client_id"), str):
+        return f"{name}: no client id"
+    for key, (check, required) in FIELDS[name].items():
+        if key not in message:
+            if required:
+                return f"{name}: no {key}"
+        elif not check(message[key]):
+            return f"{name}: bad {key}"
+    return None
+
+
+def _note(state: SocketState | None, message: str, reason: str) -> None:
+    """Log the first frame a socket had dropped, in one line; the rest are only counted (a
+    socket sending nothing but junk cannot fill the log)."""
+    if state is not None and not state.noted:
+        state.noted = True
+        log.info(message, extra={"reason": reason, "client": state.client})
+
+
+def _session_id(scope: Any) -> Any:
+    """The browser session id Starlette's session middleware decoded into an ASGI scope."""
+    session = scope.get("session") if isinstance(scope, dict) else None
+    return session.get("id") if isinstance(session, dict) else None
+
+
+class SocketGuard:
+    """The installed guard, with its counters (see :meth:`counters`)."""
+
+    def __init__(self, sio: socketio.AsyncServer, clock: Callable[[], float]) -> None:
+        self._sio = sio
+        self._clock = clock
+        self._sockets: dict[str, SocketState] = {}
+        self._cooling: dict[str, float] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.refused = 0
+        """Messages dropped for being over a socket's quota."""
+        self.disconnected = 0
+        """Sockets disconnected for flooding."""
+        self.malformed = 0
+        """Frames and messages dropped for not being what ``nicegui.js`` sends."""
+        self.foreign = 0
+        """Messages and handshakes dropped for naming a page of another socket or browser."""
+        self.logs_dropped = 0
+        """Browser log messages dropped for being over a socket's log quota."""
+
+    def counters(self) -> dict[str, int]:
+        """All counters at once, for tests and benchmarks."""
+        return {"refused": self.refused, "disconnected": self.disconnected,
+                "malformed": self.malformed, "foreign": self.foreign,
+                "logs_dropped": self.logs_dropped}
+
+    # --- engine.io: every frame -----------------------------------------------------------
+
+    def state(self, eio_sid: str) -> SocketState:
+        state = self._sockets.get(eio_sid)
+        if state is None:
+            now = self._clock()
+            state = self._sockets[eio_sid] = SocketState(
+                TokenBucket(BURST, RATE, now), TokenBucket(LOG_BURST, LOG_PER_SECOND, now))
+        return state
+
+    async def on_message(self, eio_sid: str, data: str | bytes) -> None:
+        """Count the frame against the socket's quota, check it, then let python-socketio
+        dispatch it."""
+        if eio_sid not in self._sio.eio.sockets:
+            return  # disconnected already; its transport is closing
+        state = self.state(eio_sid)
+        if state.cut or not self.admit(eio_sid, state):
+            return
+        problem = self._frame_problem(data)
+        if problem is None:
+            try:
+                await self._sio._handle_eio_message(eio_sid, data)
+            except DECODING_ERRORS as error:
+                problem = f"undecodable packet ({type(error).__name__})"
+        if problem is not None:
+            self._drop(state, problem)
+
+    async def on_disconnect(self, eio_sid: str, reason: Any) -> None:
+        """Let python-socketio handle the end of the session, then forget the session."""
+        try:
+            await self._sio._handle_eio_disconnect(eio_sid, reason)
+        finally:
+            self._sockets.pop(eio_sid, None)
+
+    def admit(self, eio_sid: str, state: SocketState) -> bool:
+        """Whether the socket's quota allows one more message; cuts off a flooding socket."""
+        now = self._clock()
+        if state.bucket.refill(now) >= state.bucket.capacity:  # quiet long enough: forgiven
+            state.stretch_started, state.stretch_refused = None, 0
+        if state.bucket.take(now):
+            return True
+        self.refused += 1
+        state.refused += 1
+        state.stretch_refused += 1
+        if state.stretch_started is None:
+            state.stretch_started = now
+        if state.stretch_refused > FLOOD_REFUSALS or now - state.stretch_started > FLOOD_SECONDS:
+            self._cut_off(eio_sid, state, now)
+        return False
+
+    def _cut_off(self, eio_sid: str, state: SocketState, now: float) -> None:
+        state.cut = True
+        self.disconnected += 1
+        self._cooling = {page: until for page, until in self._cooling.items() if until > now}
+        for page in state.pages:
+            self._cooling[page] = now + COOL_DOWN
+        log.warning("socket flooding: disconnected",
+                    extra={"refused": state.refused, "client": state.client})
+        task = asyncio.get_running_loop().create_task(self._disconnect(eio_sid))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _disconnect(self, eio_sid: str) -> None:
+        """Disconnect the session, then end its transport, so that even a client that ignores
+        the close packet cannot keep sending frames over it."""
+        socket = self._sio.eio.sockets.get(eio_sid)
+        with contextlib.suppress(TimeoutError):  # closed by then all the same; engine.io reaps it
+            await asyncio.wait_for(self._sio.eio.disconnect(eio_sid), DISCONNECT_WAIT)
+        if socket is not None:
+            socket.queue.put_nowait(None)  # the WebSocket writer closes the connection on this
+
+    def _frame_problem(self, data: str | bytes) -> str | None:
+        """Why a frame is not a packet ``nicegui.js`` sends, if so (events are decoded here
+        to see their name; python-socketio decodes them again)."""
+        if not isinstance(data, str) or not data:
+            return "binary or empty frame"
+        if data[0] in PASSED_ON:
+            return None
+        if data[0] != "2":
+            return f"packet type {data[0]!r}"
+        try:
+            packet = self._sio.packet_class(encoded_packet=data)
+        except DECODING_ERRORS as error:
+            return f"undecodable event ({type(error).__name__})"
+        name = packet.data[0] if isinstance(packet.data, list) and packet.data else None
+        if not isinstance(name, str) or name not in BROWSER_EVENTS:
+            return "unknown event"
+        return None
+
+    def _drop(self, state: SocketState | None, reason: str) -> None:
+        self.malformed += 1
+        _note(state, "socket frame dropped", reason)
+
+    # --- socket.io: the messages ----------------------------------------------------------
+
+    def _socket_of(self, sid: str) -> SocketState | None:
+        eio_sid = self._sio.manager.eio_sid_from_sid(sid, "/")
+        return self._sockets.get(eio_sid) if eio_sid is not None else None
+
+    def message(self, sid: str, name: str, args: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The checked message of a page this socket handshook with, else None (dropped)."""
+        state = self._socket_of(sid)
+        problem = _problem(name, args)
+        if problem is not None:
+            self._drop(state, problem)
+            return None
+        message: dict[str, Any] = args[0]
+        if state is None or message["client_id"] not in state.pages:
+            self.foreign += 1
+            _note(state, "socket message for a page it did not open: dropped", name)
+            return None
+        return message
+
+    def on_event(self, sid: str, *args: Any) -> None:
+        message = self.message(sid, "event", args)
+        if message is None:
+            return
+        client = Client.instances.get(message["client_id"])
+        element = client.elements.get(message["id"]) if client is not None else None
+        if element is not None and message["listener_id"] not in element._event_listeners:
+            self._drop(self._socket_of(sid), "event: unknown listener")
+            return
+        _on_event(sid, message)
+
+    def on_javascript_response(self, sid: str, *args: Any) -> None:
+        message = self.message(sid, "javascript_response", args)
+        if message is not None:
+            _on_javascript_response(sid, message)
+
+    def on_ack(self, sid: str, *args: Any) -> None:
+        message = self.message(sid, "ack", args)
+        if message is not None:
+            _on_ack(sid, message)
+
+    def on_log(self, sid: str, *args: Any) -> None:
+        """Log a browser's message: truncated, escaped (a newline or a forged JSON line stays
+        inside one field of one line), at most at warning level, a few a minute."""
+        message = self.message(sid, "log", args)
+        if message is None:
+            return
+        state = self._socket_of(sid)
+        if state is None or not state.logs.take(self._clock()):
+            self.logs_dropped += 1
+            return
+        text = message["message"]
+        if len(text) > LOG_TEXT:
+            text = text[:LOG_TEXT] + "…"
+        browser_log.log(LOG_LEVELS[message["level"]], "browser %s: %s", message["level"],
+                        json.dumps(text), extra={"client": message["client_id"][:8]})
+
+    async def on_handshake(self, sid: str, *args: Any) -> bool:
+        """Check a handshake, then let NiceGUI register the socket with its page; the answer
+        is the acknowledgement ``nicegui.js`` waits for (it reloads the page on False)."""
+        problem = _problem("handshake", args)
+        if problem is not None:
+            self._drop(self._socket_of(sid), problem)
+            return False
+        data: dict[str, Any] = args[0]
+        client_id = data["client_id"]
+        if self._cooling.get(client_id, 0.0) > self._clock():
+            return False
+        client = Client.instances.get(client_id)
+        if client is not None and not self._same_browser(sid, client):
+            self.foreign += 1
+            _note(self._socket_of(sid), "socket handshake from another browser: refused",
+                  f"page {client_id[:8]}")
+            return False
+        if not await _on_handshake(sid, data):
+            return False
+        state = self._socket_of(sid)
+        if state is not None:
+            if not state.pages:
+                state.client = client_id[:8]
+            state.pages.add(client_id)
+        return True
+
+    async def on_connect(self, sid: str, environ: Any, auth: Any = None) -> None:
+        """NiceGUI's connect handler, with its implicit handshake going through the checks."""
+        query_string = environ.get("QUERY_STRING", "") if isinstance(environ, dict) else ""
+        query = {k: v[0] for k, v in urllib.parse.parse_qs(str(query_string)).items()}
+        if query.get("implicit_handshake", "") == "true" and not await self.on_handshake(
+                sid, query):
+            raise socketio.exceptions.ConnectionRefusedError("Implicit handshake failed")
+
+    def _same_browser(self, sid: str, client: Client) -> bool:
+        """Whether the socket's session cookie is that of the browser the page was served to
+        (nothing to compare when the page has no request or no session)."""
+        try:
+            expected = _session_id(client.request.scope)
+        except RuntimeError:  # a page built without a request
+            return True
+        if expected is None:
+            return True
+        environ = self._sio.get_environ(sid) or {}
+        return bool(_session_id(environ.get("asgi.scope")) == expected)
+
+
+def install(sio: socketio.AsyncServer | None = None, *,
+            clock: Callable[[], float] = time.monotonic) -> SocketGuard:
+    """Put a guard in front of the socket.io handlers of ``sio`` (NiceGUI's server when not
+    given); again on every call, replacing the previous guard, as NiceGUI's test fixtures run
+    ``app.py`` once per test."""
+    sio = sio if sio is not None else core.sio
+    guard = SocketGuard(sio, clock)
+    sio.eio.on("message", guard.on_message)
+    sio.eio.on("disconnect", guard.on_disconnect)
+    sio.on("connect", guard.on_connect)
+    sio.on("handshake", guard.on_handshake)
+    sio.on("event", guard.on_event)
+    sio.on("javascript_response", guard.on_javascript_response)
+    sio.on("ack", guard.on_ack)
+    sio.on("log", guard.on_log)
+    return guard
