@@ -7,15 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import os
+import signal
 import socket
 import sys
+import threading
+import tracemalloc
 from pathlib import Path
 
 import ifaddr
 from fastapi.responses import JSONResponse
-from nicegui import app, background_tasks, ui
+from nicegui import Client, app, background_tasks, ui
+from nicegui.client import ClientConnectionTimeout
 
+from components.health import HealthNotice
 from components.lobby import (
     LobbyView,
     ask_browser,
@@ -24,11 +30,13 @@ from components.lobby import (
     store_token,
     stored_room_codes,
 )
+from components.presses import PRESS_SCRIPT
 from components.rules_page import rules_content
 from components.settings import Settings, settings_button
 from components.setup import SetupForm
+from components.sockets import install as guard_sockets
 from components.table import TableView
-from parcheesi.config import ConfigError, parse
+from parcheesi.config import ConfigError, parse, proxy_settings
 from parcheesi.game import Action
 from parcheesi.logs import configure as configure_logging
 from parcheesi.migrate import upgrade
@@ -49,18 +57,51 @@ configure_logging(config.log_level)
 store = Store(config.database_url)
 hub = Hub(store)
 rooms = Rooms(store, hub)
+sockets = guard_sockets()
+notice = HealthNotice(store)
 app.on_startup(store.init)
 app.on_shutdown(store.close)
+log = logging.getLogger("parcheesi.server")
+
+CONNECT_WAIT = 30.0
+"""Seconds a page waits for its browser's socket; a page that never connects is dropped."""
 
 
-async def clean_up_rooms() -> None:
-    """Delete expired rooms and their tokens now and every hour."""
+async def housekeeping() -> None:
+    """Every minute, let go of the games and rooms nobody uses (they reload on demand);
+    every hour, delete expired rooms and their tokens. One failed round never ends it."""
+    rounds = 0
     while True:
-        await rooms.cleanup()
-        await asyncio.sleep(3600)
+        try:
+            hub.unload_idle()
+            rooms.unload_idle()
+            if rounds % 60 == 0:
+                await rooms.cleanup()
+        except Exception:  # a database that is down now may be back at the next round
+            log.exception("housekeeping failed")
+        rounds += 1
+        await asyncio.sleep(60)
 
 
-app.on_startup(lambda: background_tasks.create(clean_up_rooms(), name="room clean-up"))
+def report_memory() -> None:
+    """On SIGUSR1, log what the process holds (for operators and the memory drills)."""
+    gc.collect()
+    log.info("memory", extra={
+        "objects": len(gc.get_objects()),
+        "traced_bytes": tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else None,
+        "clients": len(Client.instances), "live_games": len(hub.games),
+        "rooms": len(rooms.rooms),
+        "limit_counters": len(rooms.guesses) + len(rooms.claims.attempts)})
+
+
+def start_background_work() -> None:
+    background_tasks.create(housekeeping(), name="housekeeping")
+    background_tasks.create(notice.watch(), name="database watch")
+    if threading.current_thread() is threading.main_thread():  # not under the test fixtures
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, report_memory)
+
+
+app.on_startup(start_background_work)
 
 STYLE = (Path(__file__).parent / "components" / "style.css").read_text()
 """The pages' own styles, inlined into every page (no extra request)."""
@@ -97,7 +138,7 @@ HEAD = """
 
 def frame(title: str) -> ui.header:
     """Head, colours and the top bar shared by every page (returned for extra buttons)."""
-    ui.add_head_html(HEAD)
+    ui.add_head_html(HEAD + PRESS_SCRIPT)
     ui.add_css(STYLE)
     ui.colors(primary="#8b1e2d")
     ui.page_title(title)
@@ -106,7 +147,18 @@ def frame(title: str) -> ui.header:
             'aria-label="Parcheesi home"')
         ui.space()
         ui.link("Rules", "/rules").classes("text-base").props('data-testid=rules-link')
+    notice.banner()
     return header
+
+
+async def socket_connected() -> bool:
+    """Wait for this page's browser to connect its socket; False if it never does (a page
+    fetched by a script or abandoned while loading is then left for NiceGUI to drop)."""
+    try:
+        await ui.context.client.connected(timeout=CONNECT_WAIT)
+    except ClientConnectionTimeout:
+        return False
+    return not ui.context.client.is_deleted
 
 
 def browser_id() -> str:
@@ -188,7 +240,8 @@ async def home_page() -> None:
 
     if local:
         show_resume([])
-    await ui.context.client.connected()
+    if not await socket_connected():
+        return
     online = await open_online_seats()
     if online:
         resume_box.clear()
@@ -203,11 +256,17 @@ async def new_game_page() -> None:
     async def start(mode: str, seats: list[Seat]) -> None:
         if mode == "online":
             try:
-                room, token = await rooms.create(owner, seats)
+                room, token = await rooms.create(seats)
             except RoomError as error:
                 ui.notify(str(error), type="negative")
                 return
-            await store_token(room.code, token)
+            try:
+                await store_token(room.code, token)
+            except TimeoutError:  # without the key in this browser nobody holds the host seat
+                await rooms.discard(room)
+                ui.notify("This browser did not keep the room's key in time, so the room was "
+                          "not made. Please try again.", type="negative")
+                return
             ui.navigate.to(f"/room/{room.code}")
             return
         current = await hub.local_game(owner)
@@ -243,7 +302,8 @@ async def play_page() -> None:
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, config.pace)
-    await ui.context.client.connected()
+    if not await socket_connected():
+        return
     settings.system_reduced_motion = bool(await ask_browser(
         "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
     view.redraw([])
@@ -279,7 +339,8 @@ async def room_page(code: str) -> None:
         return
     client = ui.context.client
     keys = requester()
-    await client.connected()
+    if not await socket_connected():
+        return
     token = await read_token(room.code)
     seat = {"token": token}
     rooms.connect(room, room.colour_of(token))
@@ -328,6 +389,8 @@ async def play_room(room: Room, token: str | None, header: ui.header) -> None:
         await rooms.act(room, token, action, version)
 
     async def play_again() -> None:
+        if room.game_id != game.id:  # a second tap, or another tab was quicker: done already
+            return
         try:
             await rooms.play_again(room, token)
         except RoomError as error:
@@ -345,12 +408,14 @@ async def play_room(room: Room, token: str | None, header: ui.header) -> None:
 
 @app.get("/health")
 async def health() -> JSONResponse:
-    """For reverse proxies and monitors: 200 while the database answers, 503 otherwise."""
-    database = await store.healthy()
-    return JSONResponse({"status": "ok" if database else "unavailable",
-                         "database": "ok" if database else "unreachable",
-                         "live_games": len(hub.games), "rooms": len(rooms.rooms)},
-                        status_code=200 if database else 503)
+    """For reverse proxies and monitors: 200 while the database takes writes, 503 (with the
+    reason) when it cannot, or when its file is no longer the one the server opened."""
+    problem = await store.problem()
+    notice.show(problem)
+    body = {"status": "ok" if problem is None else "unavailable",
+            "database": "ok" if problem is None else problem,
+            "live_games": len(hub.games), "rooms": len(rooms.rooms)}
+    return JSONResponse(body, status_code=200 if problem is None else 503)
 
 
 @ui.page("/rules")
@@ -407,4 +472,4 @@ if __name__ == "__main__" and not SIMULATED:
 if __name__ in {"__main__", "__mp_main__"}:
     ui.run(host=config.host, port=config.port, title="Parcheesi", reload=False, show=False,
            storage_secret=config.storage_secret, reconnect_timeout=10, favicon="🎲",
-           show_welcome_message=True, tailwind=False)
+           show_welcome_message=True, tailwind=False, **proxy_settings(config))

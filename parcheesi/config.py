@@ -9,6 +9,7 @@
 | ``--pace`` | ``PARCHEESI_PACE`` | ``0.5`` seconds per computer step |
 | ``--data-dir`` | ``PARCHEESI_DATA_DIR`` | ``data`` beside ``app.py`` |
 | ``--log-level`` | ``PARCHEESI_LOG_LEVEL`` | ``info`` |
+| ``--trusted-proxies`` | ``PARCHEESI_TRUSTED_PROXIES`` | none: forwarded headers are ignored |
 
 The data directory holds the database, the storage secret and NiceGUI's per-browser storage
 (``nicegui/``): :func:`keep_private` makes it and everything the server writes readable by
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import os
 import secrets
 import stat
@@ -38,6 +40,9 @@ class Config:
     pace: float
     data_dir: Path
     log_level: str = "info"
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks of reverse proxies whose X-Forwarded-For/-Proto headers are
+    believed; nobody's, unless set (a player could otherwise claim any address)."""
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -59,6 +64,7 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     parser.add_argument("--pace", default=env.get("PARCHEESI_PACE", "0.5"))
     parser.add_argument("--data-dir", default=env.get("PARCHEESI_DATA_DIR"))
     parser.add_argument("--log-level", default=env.get("PARCHEESI_LOG_LEVEL", "info"))
+    parser.add_argument("--trusted-proxies", default=env.get("PARCHEESI_TRUSTED_PROXIES", ""))
     args = parser.parse_args(argv)
     log_level = str(args.log_level).lower()
     if log_level not in LOG_LEVELS:
@@ -84,7 +90,26 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
         raise ConfigError("the database URL must start with sqlite+aiosqlite:// or "
                           "postgresql+psycopg://")
     return Config(host=args.host, port=port, database_url=url, storage_secret=secret,
-                  pace=pace, data_dir=data_dir, log_level=log_level)
+                  pace=pace, data_dir=data_dir, log_level=log_level,
+                  trusted_proxies=_proxies(args.trusted_proxies))
+
+
+def proxy_settings(config: Config) -> dict[str, object]:
+    """uvicorn's settings for forwarded headers: believed only from the trusted proxies."""
+    return {"proxy_headers": bool(config.trusted_proxies),
+            "forwarded_allow_ips": ",".join(config.trusted_proxies) or None}
+
+
+def _proxies(text: str) -> tuple[str, ...]:
+    """Comma-separated addresses (``127.0.0.1``) or networks (``172.18.0.0/16``)."""
+    proxies = tuple(item.strip() for item in text.split(",") if item.strip())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ConfigError(f"trusted proxies are addresses or networks, not {proxy!r}") \
+                from None
+    return proxies
 
 
 PRIVATE_UMASK = 0o077

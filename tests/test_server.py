@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -9,8 +10,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from nicegui import app
+from nicegui import Client, app
 from nicegui.testing import User
+
+from parcheesi.config import parse, proxy_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,6 +38,7 @@ def start(*args: str, env_dir: Path) -> subprocess.CompletedProcess[str]:
     (["--pace", "fast"], "pace must be a number"),
     (["--log-level", "chatty"], "log level must be one of"),
     (["--database-url", "mysql://x/y"], "database URL must start with"),
+    (["--trusted-proxies", "127.0.0.1,caddy"], "trusted proxies are addresses or networks"),
     (["--database-url", "postgresql+psycopg://nobody@127.0.0.1:1/none"],
      "cannot open the database"),
 ])
@@ -64,3 +68,41 @@ async def test_health_endpoint_reports_the_database(user: User):
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok" and body["database"] == "ok"
+
+
+def test_forwarded_headers_are_believed_only_from_the_proxies_named(tmp_path):
+    """Without the setting a player on the machine itself could claim any address (and any
+    scheme) with X-Forwarded-For/-Proto; with it, only the named proxies may."""
+    env = {"PARCHEESI_DATA_DIR": str(tmp_path)}
+    assert proxy_settings(parse([], environ=env, root=tmp_path)) == {
+        "proxy_headers": False, "forwarded_allow_ips": None}
+    named = parse(["--trusted-proxies", "127.0.0.1, 172.18.0.0/16"], environ=env,
+                  root=tmp_path)
+    assert named.trusted_proxies == ("127.0.0.1", "172.18.0.0/16")
+    assert proxy_settings(named) == {"proxy_headers": True,
+                                     "forwarded_allow_ips": "127.0.0.1,172.18.0.0/16"}
+    from_env = parse([], environ={**env, "PARCHEESI_TRUSTED_PROXIES": "::1"}, root=tmp_path)
+    assert from_env.trusted_proxies == ("::1",)
+
+
+async def test_health_and_every_page_say_when_the_database_file_is_gone(user: User, caplog):
+    """A database file deleted or replaced under the running server: its writes would go
+    to a file nobody opens again, so /health answers 503 and the pages say so."""
+    await user.open("/")
+    await user.should_not_see("The server cannot save games")
+    namespace = next(f.__globals__ for f, path in Client.page_routes.items() if path == "/")
+    store = namespace["store"]
+    path = Path(store._sqlite_path)
+    copy = path.with_name("copy.sqlite3")
+    copy.write_bytes(path.read_bytes())
+    os.replace(copy, path)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                 base_url="http://test") as client:
+        response = await client.get("/health")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable" and "deleted or replaced" in body["database"]
+    await user.should_see("The server cannot save games right now")
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors == ["the database cannot be written"]  # said once, for the operator
+    caplog.clear()
