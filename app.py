@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
 import os
@@ -13,6 +14,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -61,6 +63,7 @@ sockets = guard_sockets()
 notice = HealthNotice(store)
 app.on_startup(store.init)
 app.on_shutdown(store.close)
+app.storage.max_tab_storage_age = 3600.0  # no page keeps anything in tab storage
 log = logging.getLogger("parcheesi.server")
 
 CONNECT_WAIT = 30.0
@@ -68,19 +71,48 @@ CONNECT_WAIT = 30.0
 
 
 async def housekeeping() -> None:
-    """Every minute, let go of the games and rooms nobody uses (they reload on demand);
-    every hour, delete expired rooms and their tokens. One failed round never ends it."""
+    """Every minute, let go of the games and rooms nobody uses (they reload on demand) and
+    give the memory of pages gone back; every hour, delete expired rooms and their tokens.
+    One failed round never ends it."""
     rounds = 0
     while True:
         try:
             hub.unload_idle()
             rooms.unload_idle()
+            give_back_memory()
             if rounds % 60 == 0:
                 await rooms.cleanup()
         except Exception:  # a database that is down now may be back at the next round
             log.exception("housekeeping failed")
         rounds += 1
         await asyncio.sleep(60)
+
+
+def give_back_memory() -> None:
+    """A full garbage collection, then free heap pages back to the system.
+
+    The collector's thresholds (below) make full collections rare, so the pages that left
+    (reference cycles of elements and handlers) would otherwise wait in memory for hours;
+    one collection a minute costs a few milliseconds over the objects made since start-up
+    (those are frozen out of it)."""
+    started = time.perf_counter()
+    gc.collect()
+    if LIBC is not None:
+        LIBC.malloc_trim(0)
+    log.debug("memory given back", extra={"ms": round((time.perf_counter() - started) * 1000)})
+
+
+def _libc() -> ctypes.CDLL | None:
+    """glibc, whose malloc_trim returns freed heap pages to the system (None elsewhere)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc_trim  # noqa: B018 - present in glibc only
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+LIBC = _libc()
 
 
 def report_memory() -> None:
@@ -339,6 +371,9 @@ async def room_page(code: str) -> None:
         return
     client = ui.context.client
     keys = requester()
+    # The browser's settings are read while its request is still being answered: NiceGUI may
+    # let go of a browser's stored settings between the response and the socket.
+    settings = Settings(app.storage.user)
     if not await socket_connected():
         return
     token = await read_token(room.code)
@@ -365,7 +400,7 @@ async def room_page(code: str) -> None:
                           on_claimed=claimed)
                 return
             shown["game"] = room.game_id
-            await play_room(room, seat["token"], header)
+            await play_room(room, seat["token"], header, settings)
 
     def follow(changed: Room) -> None:
         if changed.status != "lobby" and changed.game_id != shown["game"]:
@@ -377,13 +412,13 @@ async def room_page(code: str) -> None:
     await build()
 
 
-async def play_room(room: Room, token: str | None, header: ui.header) -> None:
+async def play_room(room: Room, token: str | None, header: ui.header,
+                    settings: Settings) -> None:
     game = await rooms.game(room)
     if game is None:
         ui.label("This room's game could not be found.").props('role=alert')
         return
     colour = room.colour_of(token)
-    settings = Settings(app.storage.user)
 
     async def send(action: Action, version: int) -> None:
         await rooms.act(room, token, action, version)
@@ -465,7 +500,8 @@ def check_before_start() -> None:
 if __name__ == "__main__" and not SIMULATED:
     check_before_start()
     # Full garbage collections over a large heap stall every game for hundreds of
-    # milliseconds: keep the objects made at start-up out of them and run them less often.
+    # milliseconds: keep the objects made at start-up out of them and run them less often
+    # (housekeeping runs one a minute).
     gc.freeze()
     gc.set_threshold(20_000, 50, 1000)
 

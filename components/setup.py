@@ -46,7 +46,8 @@ class SetupForm:
             ui.toggle({2: "2 players", 3: "3 players", 4: "4 players"}, value=self.count,
                       on_change=lambda e: self._set("count", e.value)).props(
                 'aria-label="Number of players" data-testid=player-count')
-            self.seats_view()
+            self.seats_box = ui.element("div")
+            self._draw_seats()
             self.error = ui.label("").classes("text-negative").props(
                 'role=alert data-testid=setup-error')
             ui.button("Start game", on_click=self.submit).props(
@@ -55,7 +56,7 @@ class SetupForm:
     def _set(self, attribute: str, value: object) -> None:
         setattr(self, attribute, value)
         self.error.set_text("")
-        self.seats_view.refresh()
+        self._draw_seats()
 
     def colours(self) -> tuple[int, ...]:
         if self.count == 2:
@@ -64,8 +65,15 @@ class SetupForm:
             return tuple(c for c in range(4) if c != self.left_out)
         return (0, 1, 2, 3)
 
-    @ui.refreshable_method
-    def seats_view(self) -> None:
+    def _draw_seats(self) -> None:
+        """The part of the form that depends on the choices so far, drawn again on each.
+        (A plain container: NiceGUI's refreshable keeps every page's form it ever drew
+        until the next form is drawn, pages long gone included.)"""
+        self.seats_box.clear()
+        with self.seats_box:
+            self._seats_view()
+
+    def _seats_view(self) -> None:
         if self.count == 2:
             ui.label("Two players sit opposite each other, so that both have the same "
                      "distance to run: Ruby with Sapphire, or Emerald with Amber.").classes(
@@ -127,7 +135,7 @@ class SetupForm:
         """Change a seat row and redraw (a name box appears for humans, a level for computers)."""
         setattr(row, attribute, value)
         self.error.set_text("")
-        self.seats_view.refresh()
+        self._draw_seats()
 
     def seats(self) -> list[Seat]:
         """The seats in colour order; online, the host's own seat comes first."""

@@ -163,11 +163,13 @@ class TableView:
                         f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
                     self.log_view = ui.label("").classes("text-sm whitespace-pre-line").props(
                         'data-testid=log')
-        game.subscribe(self._changed)
         game.hold()
-        # NiceGUI reports every dropped socket, also when the same page reconnects a moment
-        # later (a phone waking up): stop listening while away, listen and redraw on return,
-        # and let go for good only when the page is deleted.
+        if self.client.has_socket_connection:  # a table drawn after the page connected
+            game.subscribe(self._changed)
+        # The table listens while its page is connected: from the first connection (a page
+        # fetched but never opened makes no computer play), not while a phone sleeps (NiceGUI
+        # reports every dropped socket, also when the page reconnects a moment later), and
+        # redraws on every return; it lets go for good when the page is deleted.
         self.client.on_disconnect(lambda: game.unsubscribe(self._changed))
         self.client.on_connect(self._reconnected)
         self.client.on_delete(self._deleted)
@@ -351,6 +353,8 @@ class TableView:
         the browser sent before the drop may never have arrived)."""
         if self._changed not in self.game.listeners:
             self.game.subscribe(self._changed)
+        if self.version_seen != self.game.version:
+            self.last_roll = None  # rolls were made meanwhile: the one kept is not the newest
         self.answers += 1
         with self.root:
             self.redraw([])

@@ -9,6 +9,8 @@ and awaiting the handler, bounded polling) are in ``ui_helpers``.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Awaitable
 from pathlib import Path
 
@@ -39,6 +41,7 @@ from ui_helpers import (
     until,
 )
 
+from components.setup import SetupForm
 from parcheesi.ai import hint
 from parcheesi.game import apply
 from parcheesi.notation import action_from_json
@@ -491,3 +494,21 @@ async def test_every_answer_gives_the_controls_a_new_stamp(table_user: User) -> 
     stamps.append(element(user, "roll").props["data-stamp"])
     assert len(set(stamps)) == 4, stamps
     assert all(s.split(".")[0] == stamps[0].split(".")[0] for s in stamps)  # same position
+
+
+async def test_a_closed_setup_page_leaves_nothing_behind(table_user: User) -> None:
+    """The form is drawn into a plain container: NiceGUI's refreshable would keep every
+    form it ever drew until the next one, pages long gone included."""
+    user = table_user
+    gc.collect()
+    earlier = {id(o) for o in gc.get_objects() if isinstance(o, SetupForm)}
+    await user.open("/new")
+    await choose(user, "player-count", 3)  # the seat rows are drawn again
+    forms = [o for o in gc.get_objects() if isinstance(o, SetupForm) and id(o) not in earlier]
+    assert len(forms) == 1
+    form = weakref.ref(forms[0])
+    del forms
+    assert user.client is not None
+    user.client.delete()
+    gc.collect()
+    assert form() is None

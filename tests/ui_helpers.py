@@ -235,7 +235,9 @@ async def start_game(user: User, *, count: int = 2, mode: str = "solo",
     for colour, level in (levels or {}).items():
         await choose(user, f"level-{colour}", level)
     await click(user, "start-game")
-    assert elements(user, "turn") and board(user), "the table did not open"
+    # The click navigates to /play; the simulated browser opens it in a task of its own.
+    await until(lambda: bool(elements(user, "turn")) and board(user) is not None,
+                "the table to open")
     return await live_game(user)
 
 
