@@ -166,3 +166,32 @@ def simulated_browser_storage(monkeypatch: pytest.MonkeyPatch):
         self.storage = emulate_browser_storage(self)
 
     monkeypatch.setattr(User, "__init__", init)
+
+
+@pytest.fixture(autouse=True)
+def navigation_follows_the_page(monkeypatch: pytest.MonkeyPatch):
+    """With several simulated users, ``ui.navigate`` is whichever user's attributes were read
+    last (NiceGUI's ``User`` swaps it in on every attribute access, outbox emits included),
+    so a click of Bob's could navigate Alice. Navigation goes to the user whose page ran it."""
+    from nicegui import context
+    from nicegui.testing.user import User
+    from nicegui.testing.user_navigate import UserNavigate
+
+    users: list[User] = []
+    original_init = User.__init__
+    original_to = UserNavigate.to
+
+    def init(self, *args, **kwargs) -> None:
+        original_init(self, *args, **kwargs)
+        users.append(self)
+
+    def to(self, target, new_tab: bool = False) -> None:
+        try:
+            here = context.client
+        except RuntimeError:  # not inside a page: nothing to route by
+            here = None
+        owner = next((u for u in users if here is not None and u.client is here), None)
+        original_to(owner.navigate if owner is not None else self, target, new_tab)
+
+    monkeypatch.setattr(User, "__init__", init)
+    monkeypatch.setattr(UserNavigate, "to", to)
