@@ -10,6 +10,8 @@ do all of that; :func:`install` puts a guard in front of the server:
 - every engine.io session has a message quota (a token bucket, counted before a frame is even
   decoded); frames over it are dropped, and a socket that keeps flooding is disconnected, its
   page refused a new handshake for a cool-down, and one warning logged for it;
+- engine.io packets that do not decode (or name no packet type) become no-ops, counted and
+  noted like other junk, instead of tracebacks from engine.io's transport loop;
 - frames a browser running ``nicegui.js`` never sends are dropped with at most one short line
   per socket and no traceback; exceptions raised by the pages' own handlers still reach
   NiceGUI's exception handling;
@@ -31,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import socketio
+from engineio import async_socket as eio_socket
+from engineio import packet as eio_packet
 from nicegui import Client, core
 from nicegui.nicegui import _on_ack, _on_event, _on_handshake, _on_javascript_response
 
@@ -188,6 +192,38 @@ def _session_id(scope: Any) -> Any:
     return session.get("id") if isinstance(session, dict) else None
 
 
+class SafePacket(eio_packet.Packet):
+    """An engine.io packet whose decoding never raises: a frame that is not a packet (empty,
+    a type that is not a digit, a type engine.io has no name for) becomes a no-op that says
+    why in :attr:`problem`. engine.io decodes WebSocket frames outside its error handling, so
+    each such frame would otherwise end in an ASGI traceback."""
+
+    problem: str | None = None
+
+    def decode(self, encoded_packet: Any) -> None:
+        try:
+            super().decode(encoded_packet)
+        except DECODING_ERRORS as error:
+            self._junk(f"undecodable engine.io packet ({type(error).__name__})")
+            return
+        if not eio_packet.OPEN <= self.packet_type <= eio_packet.NOOP:
+            self._junk(f"engine.io packet type {self.packet_type}")
+
+    def _junk(self, problem: str) -> None:
+        self.packet_type, self.data, self.binary = eio_packet.NOOP, None, False
+        self.problem = problem
+
+
+class GuardedSocket(eio_socket.AsyncSocket):
+    """An engine.io session that shows each packet to the installed guard before acting on
+    it (the guard is the server's ``parcheesi_guard``; without one, packets pass)."""
+
+    async def receive(self, pkt: eio_packet.Packet) -> None:
+        guard = getattr(self.server, "parcheesi_guard", None)
+        if guard is None or guard.on_packet(self.sid, pkt):
+            await super().receive(pkt)
+
+
 class SocketGuard:
     """The installed guard, with its counters (see :meth:`counters`)."""
 
@@ -223,6 +259,20 @@ class SocketGuard:
             state = self._sockets[eio_sid] = SocketState(
                 TokenBucket(BURST, RATE, now), TokenBucket(LOG_BURST, LOG_PER_SECOND, now))
         return state
+
+    def on_packet(self, eio_sid: str, pkt: eio_packet.Packet) -> bool:
+        """Whether engine.io may act on a packet: junk is dropped, and packets other than
+        messages (which :meth:`on_message` counts) are counted against the quota too."""
+        state = self.state(eio_sid)
+        problem = getattr(pkt, "problem", None)
+        if state.cut:
+            return False
+        if pkt.packet_type != eio_packet.MESSAGE and not self.admit(eio_sid, state):
+            return False
+        if problem is not None:
+            self._drop(state, problem)
+            return False
+        return True
 
     async def on_message(self, eio_sid: str, data: str | bytes) -> None:
         """Count the frame against the socket's quota, check it, then let python-socketio
@@ -418,6 +468,9 @@ def install(sio: socketio.AsyncServer | None = None, *,
     ``app.py`` once per test."""
     sio = sio if sio is not None else core.sio
     guard = SocketGuard(sio, clock)
+    eio_packet.Packet = SafePacket  # engine.io looks the class up on each use
+    eio_socket.AsyncSocket = GuardedSocket  # and so makes each new session
+    sio.eio.parcheesi_guard = guard
     sio.eio.on("message", guard.on_message)
     sio.eio.on("disconnect", guard.on_disconnect)
     sio.on("connect", guard.on_connect)

@@ -44,6 +44,7 @@ from components.sockets import (
     LOG_BURST,
     LOG_TEXT,
     RATE,
+    SafePacket,
     SocketGuard,
     TokenBucket,
     _problem,
@@ -189,6 +190,35 @@ async def test_frames_nicegui_js_never_sends_are_dropped_and_noted_once(lines):
     assert server.dispatched == ['2["event",{}]', "0"]
     assert guard.malformed == 9
     assert [r.getMessage() for r in lines] == ["socket frame dropped"]
+
+
+@pytest.mark.parametrize(("frame", "problem"), [
+    ("", "undecodable engine.io packet (ValueError)"),
+    ("x", "undecodable engine.io packet (ValueError)"),
+    ("9", "engine.io packet type 9"),
+    ("7junk", "engine.io packet type 7"),
+    ("4hello", None),
+    ("3", None),
+    (b"\x00\xff", None),
+])
+def test_engine_io_frames_that_are_no_packet_become_marked_no_ops(frame, problem):
+    packet = SafePacket(encoded_packet=frame)
+    assert packet.problem == problem
+    if problem is not None:
+        assert (packet.packet_type, packet.data) == (6, None)  # NOOP: engine.io ignores it
+
+
+async def test_engine_io_junk_is_dropped_noted_once_and_counted_against_the_quota(lines):
+    guard, server, _ = guarded()
+    junk = [SafePacket(encoded_packet=frame) for frame in ("x", "9", "")]
+    assert [guard.on_packet("e1", p) for p in junk] == [False, False, False]
+    assert guard.malformed == 3
+    assert [r.getMessage() for r in lines] == ["socket frame dropped"]
+    assert guard.on_packet("e1", SafePacket(encoded_packet="3"))  # a pong passes
+    flood = [guard.on_packet("e1", SafePacket(encoded_packet="9")) for _ in range(BURST * 2)]
+    await asyncio.wait_for(server.eio.gone.wait(), TIMEOUT)  # the disconnect is a task
+    assert guard.disconnected == 1 and server.eio.disconnected == ["e1"]
+    assert not any(flood)
 
 
 @pytest.mark.parametrize(("name", "message", "problem"), [
