@@ -1,0 +1,96 @@
+"""Short runs of the fault drills (``benchmarks/chaos.py``) against the real server.
+
+Each test starts ``app.py`` as a subprocess and drives it as phones do, over HTTP and
+NiceGUI's socket.io protocol, with a handful of trials instead of the drill's thousands; it
+asserts the drill's own target, so a regression in exactly-once presses, restarts, crashes,
+database locks, hostile frames or memory shows up in the normal test run. The full drills
+print the figures for ``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import chaos
+
+
+def drill(name: str, **settings: Any) -> tuple[dict[str, Any], str]:
+    """Run a drill: its figures, and the result as text for a failing assertion (what the
+    phones and the server's log saw)."""
+    found = chaos.run(name, **settings)
+    why = json.dumps({k: found[k] for k in ("figures", "server_log", "phones", "code")},
+                     default=str)
+    return found["figures"], why[:4000]
+
+
+@pytest.mark.slow
+def test_presses_that_arrive_together_make_one_action() -> None:
+    found, why = drill("races", trials=20)
+    assert found["duplicates"] == 0, why
+    assert found["engine_text_shown"] == 0, why
+    assert all(race["trials"] for race in found["per_race"].values()), why
+
+
+@pytest.mark.slow
+def test_a_room_stays_one_room_through_restarts() -> None:
+    found, why = drill("restart", trials=2)
+    assert found["split"] == 0, why
+
+
+@pytest.mark.slow
+def test_a_crash_right_after_the_winning_move_leaves_the_room_playable() -> None:
+    found, why = drill("kill-win", trials=1)
+    assert found["stuck"] == 0, why
+
+
+@pytest.mark.slow
+def test_computers_carry_on_after_a_database_lock() -> None:
+    found, why = drill("lock", trials=1, lock_s=3.0, resume_s=5.0)
+    assert found["frozen"] == 0, why
+
+
+@pytest.mark.slow
+def test_no_action_a_phone_saw_is_lost_in_a_crash() -> None:
+    found, why = drill("kill-cycles", trials=5)
+    assert found["cycles"] == 5, why
+    assert found["lost"] == 0, why
+    assert found["games_with_versions_unlike_action_rows"] == 0, why
+
+
+@pytest.mark.slow
+def test_bad_presses_change_nothing() -> None:
+    found, why = drill("bad-presses", trials=500)
+    assert found["state_changes"] == 0, why
+    assert found["pages_work_afterwards"], why
+
+
+@pytest.mark.slow
+def test_malformed_frames_cause_no_error_lines() -> None:
+    found, why = drill("malformed")
+    assert found["kinds"] == 25
+    assert found["error_lines"] == 0, why
+    assert not found["server_stopped_answering_after"], why
+
+
+@pytest.mark.slow
+def test_a_flooding_socket_is_cut_off_and_the_room_stays_quick() -> None:
+    found, why = drill("flood", trials=1, flood_s=6.0)
+    cut = found["disconnected_after_s"][0]
+    assert cut is not None and cut <= 2.0, why
+    assert found["p95_ms_others_during_flood"] < 50.0, why
+
+
+@pytest.mark.slow
+def test_memory_returns_to_idle_after_visitors_and_rooms_leave() -> None:
+    found, why = drill("memory", trials=300, rooms=3, together=True)
+    assert found["memory_report"], "the server wrote no memory report on SIGUSR1"
+    compared = found["compared"]
+    assert found["after_rooms_left"][compared] <= 1.1 * found["idle"][compared], \
+        why
