@@ -127,12 +127,19 @@ class Options:
     flood_s: float = 10.0
     rooms: int = 50
     """memory: rooms that play a game to the end and are left."""
-    prune_wait: float = 180.0
+    prune_wait: float = 420.0
     """memory: seconds to wait for the server to let go of left pages."""
     together: bool = False
     """memory: one wait after both phases instead of one after each (shorter)."""
+    unloads: bool = True
+    """memory: wait for idle games and rooms to unload too, not only for pages to go (the
+    server unloads them after five idle minutes)."""
     app_dir: Path = ROOT
     seed: int = 2026
+
+    def released(self) -> tuple[str, ...]:
+        """memory: what must be back at its idle number before memory is compared."""
+        return RELEASED if self.unloads else ("clients",)
 
     def count(self, drill: str) -> int:
         """The trials of this drill: as asked, else its default."""
@@ -1872,13 +1879,22 @@ async def played_room(server: Server, tally: Tally, where: int, timeout: float) 
     return party
 
 
-async def wait_released(server: Server, idle: dict[str, Any], wait_s: float
-                        ) -> dict[str, Any]:
-    """Until the server holds no more clients than when idle (polled, bounded)."""
+RELEASED = ("clients", "live_games", "rooms")
+"""What the memory report counts that must be back at its idle number."""
+
+
+async def wait_released(server: Server, idle: dict[str, Any], wait_s: float,
+                        kinds: tuple[str, ...] = RELEASED) -> dict[str, Any]:
+    """Until the server holds no more pages, live games and rooms than when idle (polled,
+    bounded: games and rooms nobody has used for ``IDLE_BEFORE_UNLOAD`` go at the next
+    housekeeping minute)."""
     deadline = time.monotonic() + wait_s
+
+    def held(figures: dict[str, Any]) -> bool:
+        return any(key in figures and figures[key] > idle.get(key, 0) for key in kinds)
+
     figures = await server.memory()
-    while time.monotonic() < deadline and "clients" in figures \
-            and figures["clients"] > idle.get("clients", 0):
+    while time.monotonic() < deadline and held(figures):
         await asyncio.sleep(2.0)
         figures = await server.memory()
     figures["waited_s"] = round(wait_s - max(0.0, deadline - time.monotonic()), 1)
@@ -1901,8 +1917,8 @@ async def memory_phases(server: Server, options: Options, tally: Tally, code: st
     figures["right_after_loads"] = await server.memory()
     log(f"after {figures['loads_answered']} page loads: {figures['right_after_loads']}")
     if not options.together:
-        figures["after_loads_released"] = await wait_released(server, idle,
-                                                              options.prune_wait)
+        figures["after_loads_released"] = await wait_released(
+            server, idle, options.prune_wait, options.released())
         log(f"released: {figures['after_loads_released']}")
     limit = asyncio.Semaphore(10)
 
@@ -1913,7 +1929,8 @@ async def memory_phases(server: Server, options: Options, tally: Tally, code: st
 
     await asyncio.gather(*(room(k) for k in range(options.rooms)))
     figures["right_after_rooms"] = await server.memory()
-    figures["after_rooms_left"] = await wait_released(server, idle, options.prune_wait)
+    figures["after_rooms_left"] = await wait_released(server, idle, options.prune_wait,
+                                                      options.released())
     log(f"after {options.rooms} rooms: {figures['after_rooms_left']}")
     return figures
 
@@ -1936,7 +1953,7 @@ async def drill_memory(options: Options) -> dict[str, Any]:
             # the resident's page, and the rules page the start-up check loaded (it never
             # connects: it goes a minute later, with the drill's own page loads)
             idle = await wait_released(server, {"clients": len(resident.phones) + 1},
-                                       options.prune_wait)
+                                       options.prune_wait, ("clients",))
             log(f"idle: {idle}")
             figures = await memory_phases(server, options, tally, resident.code or "", idle)
         finally:
@@ -2008,10 +2025,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--resume-seconds", type=float, default=5.0)
     parser.add_argument("--flood-seconds", type=float, default=10.0)
     parser.add_argument("--rooms", type=int, default=50, help="memory: rooms played and left")
-    parser.add_argument("--prune-wait", type=float, default=180.0,
+    parser.add_argument("--prune-wait", type=float, default=420.0,
                         help="memory: seconds to wait for the server to let go of pages")
     parser.add_argument("--together", action="store_true",
                         help="memory: wait once, after both phases")
+    parser.add_argument("--pages-only", action="store_true",
+                        help="memory: wait for pages to go, not for games and rooms to unload")
     parser.add_argument("--app-dir", type=Path, default=ROOT,
                         help="the checkout whose app.py is served (default: this one)")
     parser.add_argument("--seed", type=int, default=2026)
@@ -2035,6 +2054,7 @@ def main(argv: list[str]) -> int:
                       quiet=args.quiet, lock_s=args.lock_seconds,
                       resume_s=args.resume_seconds, flood_s=args.flood_seconds,
                       rooms=args.rooms, prune_wait=args.prune_wait, together=args.together,
+                      unloads=not args.pages_only,
                       app_dir=args.app_dir.resolve(), seed=args.seed)
     results = []
     for name in names:

@@ -22,23 +22,18 @@ from nicegui import ui
 
 from parcheesi.ai import hint
 from parcheesi.board import COLOURS, HOME, START, progress_of_square
+from parcheesi.choices import Choice, choices, for_piece, pieces_to_choose, using_portion
 from parcheesi.game import (
     Action,
     Captured,
     Entered,
     Event,
-    Move,
     Moved,
     NoMove,
-    Reward,
     Roll,
     Rolled,
     TurnPassed,
     Won,
-    apply,
-    combined_moves,
-    legal_rewards,
-    legal_steps,
 )
 from parcheesi.state import IllegalAction, Phase, State
 from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed
@@ -49,7 +44,7 @@ from .dice import Dice
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
-from .texts import describe, move_label, piece_label, reward_label
+from .texts import describe, option_label, piece_label
 from .updates import set_props
 
 LOG_LINES = 8
@@ -100,7 +95,9 @@ class TableView:
         """Answers this table gave to presses and reconnections (the rest of its stamp)."""
         self.selected: int | None = None
         self.portion: int | None = None
-        self.hinted: list[Action] | None = None
+        self.hinted: State | None = None
+        """Where the hint's moves would leave the roll, while the hint is shown."""
+        self._choices: tuple[int, list[Choice]] = (-1, [])
         self.shown_state = game.state
         self.log: list[str] = []
         self.last_roll: tuple[int, int] | None = None
@@ -282,7 +279,7 @@ class TableView:
             self.status.set_text("A hint is available when you have a roll to play.")
             return
         decision = hint(state)
-        self.hinted = decision.actions
+        self.hinted = decision.state
         self.selected = None
         self.status.set_text(f"Hint: {decision.reason}")
 
@@ -306,45 +303,28 @@ class TableView:
         else:
             await self._press(stamp, lambda _: None)
 
-    def _portion_move(self, piece: int) -> Move | None:
-        value = self.portion
-        for move in legal_steps(self.game.state):
-            if move.piece == piece and (move.portions == (value,) or (
-                    self.game.state.mover[piece] == START and value in move.portions)):
-                return move
-        return None
+    def _portion_move(self, piece: int) -> Action | None:
+        if self.portion is None:
+            return None
+        moves = for_piece(using_portion(self.choices(), self.portion), piece)
+        return moves[0].action if moves else None
 
     # --- what can be done now ------------------------------------------------------------------
 
+    def choices(self) -> list[Choice]:
+        """What the engine offers now (worked out once per position)."""
+        if self._choices[0] != self.game.version:
+            self._choices = (self.game.version, choices(self.game.state))
+        return self._choices[1]
+
     def movable_pieces(self) -> set[int]:
-        state = self.game.state
-        if state.phase is Phase.MOVE:
-            pieces = {m.piece for m in legal_steps(state)}
-            if self.portion is not None:
-                pieces = {p for p in pieces if self._portion_move(p) is not None}
-            return pieces
-        if state.phase is Phase.REWARD:
-            return {r.piece for r in legal_rewards(state)}
-        return set()
+        options = self.choices()
+        if self.portion is not None:
+            options = using_portion(options, self.portion)
+        return pieces_to_choose(options)
 
-    def options_for(self, piece: int) -> list[tuple[str, Action]]:
-        state = self.game.state
-        if state.phase is Phase.REWARD:
-            return [(reward_label(r), r) for r in legal_rewards(state) if r.piece == piece]
-        progress = state.mover[piece]
-        moves = [m for m in legal_steps(state) if m.piece == piece]
-        moves += combined_moves(state, piece)
-        return [(move_label(m, progress), m) for m in moves]
-
-    def landing(self, action: Action) -> tuple[int, int] | None:
-        """Where the moving piece ends if ``action`` is taken (for the board preview)."""
-        if not isinstance(action, Move | Reward):
-            return None
-        try:
-            after, _ = apply(self.game.state, action)
-        except IllegalAction:
-            return None
-        return self.game.state.turn, after.pieces[self.game.state.turn][action.piece]
+    def options_for(self, piece: int) -> list[Choice]:
+        return for_piece(self.choices(), piece)
 
     # --- drawing ---------------------------------------------------------------------------------
 
@@ -426,15 +406,10 @@ class TableView:
         # Board
         targets: list[tuple[int, int]] = []
         if self.selected is not None:
-            for _, action in self.options_for(self.selected):
-                spot = self.landing(action)
-                if spot:
-                    targets.append(spot)
-        if self.hinted:
-            after = state
-            for action in self.hinted:
-                after, _ = apply(after, action)
-            targets += [(state.turn, p) for k, p in enumerate(after.pieces[state.turn])
+            targets += [(state.turn, c.end) for c in self.options_for(self.selected)
+                        if c.end is not None]
+        if self.hinted is not None:
+            targets += [(state.turn, p) for k, p in enumerate(self.hinted.pieces[state.turn])
                         if p != state.mover[k]]
         labels = {(c, k): piece_label(self.name(c), k, p)
                   for c, own in enumerate(state.pieces) for k, p in enumerate(own)}
@@ -467,7 +442,7 @@ class TableView:
         # Movement options (rebuilt only when they change)
         options: tuple[tuple[str, Action], ...] = ()
         if self.selected is not None and acting:
-            options = tuple(self.options_for(self.selected))
+            options = tuple((option_label(c), c.action) for c in self.options_for(self.selected))
         choose = acting and not options and state.phase in (Phase.MOVE, Phase.REWARD)
         self.choose_note.set_text("Choose a piece" + (" for the bonus"
                                                       if state.phase is Phase.REWARD else ""))

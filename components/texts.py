@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parcheesi.board import COLOURS, HOME, LAST_TRACK, START
+from parcheesi.choices import Choice
 from parcheesi.game import (
     Captured,
     Entered,
@@ -62,6 +63,14 @@ def move_label(move: Move, progress: int) -> str:
 
 def reward_label(reward: Reward) -> str:
     return f"Bonus {reward.amount}"
+
+
+def option_label(choice: Choice) -> str:
+    """Button text for a choice of movement or bonus."""
+    if isinstance(choice.action, Reward):
+        return reward_label(choice.action)
+    assert isinstance(choice.action, Move) and choice.start is not None
+    return move_label(choice.action, choice.start)
 
 
 def describe(event: Event, name: Namer) -> str | None:

@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from parcheesi import board
 from parcheesi.analysis import outcomes_after_roll
+from parcheesi.choices import choices
 from parcheesi.dice import seeded
 from parcheesi.game import (
     Game,
@@ -716,3 +718,36 @@ def test_the_opening_roll_and_the_turn_order(game: tuple) -> None:
             # the same player rolls again only after doubles
             assert ply.after.dice is not None and ply.after.dice[0] == ply.after.dice[1]
     assert starter is not None
+
+
+@SLOW
+@given(games)
+def test_every_choice_does_what_the_engine_then_does(game: tuple) -> None:
+    """``choices``: each offered action is accepted and ends, captures and earns exactly as
+    applying it does; the single steps are the legal steps, the bonuses the legal bonuses."""
+    colours, seed, choice_seed = game
+    for state in all_states(colours, seed, choice_seed):
+        if state.phase not in (Phase.MOVE, Phase.REWARD):
+            continue
+        offered = choices(state)
+        singles = [c.action for c in offered if not c.combined]
+        assert singles == legal_steps(state) + legal_rewards(state)
+        me = state.turn
+        for choice in offered:
+            after, _ = apply(state, choice.action)
+            assert choice.start == state.pieces[me][choice.piece]
+            assert choice.end == after.pieces[me][choice.piece] == choice.path[-1]
+            walked = (choice.start, *choice.path)
+            assert all(a < b for a, b in pairwise(walked))
+            sent_back = {(c, k) for c in colours if c != me for k in range(4)
+                         if state.pieces[c][k] != START and after.pieces[c][k] == START}
+            assert {(v.colour, v.piece) for v in choice.captures} == sent_back
+            for victim in choice.captures:
+                assert state.pieces[victim.colour][victim.piece] == victim.progress
+                assert ref_square(victim.colour, victim.progress) in {
+                    ref_square(me, p) for p in choice.path if p <= LAST_TRACK}
+            assert choice.home == (choice.end == HOME)
+            assert choice.safe == (0 <= choice.end <= LAST_TRACK
+                                   and ref_square(me, choice.end) in SAFE)
+            assert choice.bonus == 20 * len(choice.captures) + 10 * choice.home
+            assert choice.wins == (after.phase is Phase.OVER)
