@@ -14,7 +14,6 @@ class Dice(ui.element, component="dice.js"):
         super().__init__()
         self._props["faces"] = []
         self.props('data-testid=dice role=img aria-label="Dice: not rolled yet"')
-        self.values: tuple[int, int] | None = None
 
     def show(self, dice: tuple[int, int] | None, used: tuple[bool, bool] = (False, False)
              ) -> None:
@@ -24,4 +23,3 @@ class Dice(ui.element, component="dice.js"):
         else:
             set_props(self, {"faces": [[dice[0], used[0]], [dice[1], used[1]]],
                              "aria-label": f"Dice: {dice[0]} and {dice[1]}"})
-        self.values = dice

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from parcheesi.board import COLOURS, HOME, LAST_TRACK, START
+from parcheesi.board import HOME, LAST_TRACK, START
 from parcheesi.choices import Choice
 from parcheesi.game import (
     Captured,
@@ -31,10 +31,6 @@ from parcheesi.game import (
 
 Namer = Callable[[int], str]
 """Colour index -> the seat's display name."""
-
-
-def colour_title(colour: int) -> str:
-    return COLOURS[colour].title()
 
 
 def where(progress: int) -> str:

@@ -55,11 +55,6 @@ def is_lane(progress: int) -> bool:
     return FIRST_LANE <= progress < HOME
 
 
-def distance_home(progress: int) -> int:
-    """Squares still to travel; START counts as one step before the entry square."""
-    return HOME - progress
-
-
 def progress_of_square(colour: int, square: int) -> int:
     """Inverse of :func:`track_square`: the progress at which ``colour`` stands on ``square``."""
     return (square - turn_off(colour) - ENTRY_SHIFT) % TRACK_LENGTH

@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from .board import COLOURS
 from .game import Action, Event
 from .store import RoomRow, Store
 from .tables import (
@@ -613,8 +612,3 @@ class Rooms:
         if room.colour_of(token) != room.host:
             log.info("host action rejected", extra={"room": room.code})
             raise RoomError("Only the host can do that.")
-
-
-def seat_name(room: Room, colour: int) -> str:
-    seat = room.seats[colour]
-    return seat.name or COLOURS[colour].title()

@@ -327,11 +327,6 @@ class RollPlan:
             seen.append(p)
         return out
 
-    def captured_pieces(self, captured: int) -> list[tuple[int, int]]:
-        """(colour, piece) of each opponent sent to START by ``captured``."""
-        owner = self.view.opp_owner
-        return [owner[x] for x in range(LAST_TRACK + 1) if captured >> x & 1]  # type: ignore[misc]
-
 
 def reward_options(state: State, view: View | None = None) -> list[tuple[int, int]]:
     """(amount, piece) for every pending reward some piece can move in full (RULES.md 3.5)."""
