@@ -32,6 +32,7 @@ from components.lobby import (
     store_token,
     stored_room_codes,
 )
+from components.palette import PRIMARY, tone_css
 from components.presses import PRESS_SCRIPT
 from components.rules_page import rules_content
 from components.settings import Settings, settings_button
@@ -171,8 +172,8 @@ HEAD = """
 def frame(title: str) -> ui.header:
     """Head, colours and the top bar shared by every page (returned for extra buttons)."""
     ui.add_head_html(HEAD + PRESS_SCRIPT)
-    ui.add_css(STYLE)
-    ui.colors(primary="#8b1e2d")
+    ui.add_css(STYLE + tone_css())
+    ui.colors(primary=PRIMARY)
     ui.page_title(title)
     with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm") as header:
         ui.link("Parcheesi", "/").classes("text-xl font-bold no-underline text-black").props(

@@ -57,19 +57,16 @@ from parcheesi.layout import (
     track_rect,
 )
 
+from .palette import PAINTS
+
 PieceId = tuple[int, int]
 """(colour index 0..3, piece index 0..3)."""
 Move = tuple[int, int, int, int]
 """(colour, piece, start progress, end progress); end -1 means sent back to START."""
 
-PALETTE: tuple[tuple[str, str, str, str], ...] = (
-    ("#c0392b", "#7b1f16", "#f3c9c3", "#e58a7f"),
-    ("#1e8a4c", "#0f4f2a", "#c2e6cf", "#74c597"),
-    ("#2463b0", "#123a6b", "#c6d8f0", "#82aee3"),
-    ("#e0a800", "#7a5a00", "#f7e3a1", "#f0cb52"),
-)
-"""Per colour: piece fill, dark outline (also under the white numbers), light tint (lanes,
-START), mid tone (the entry square, light enough that a piece standing on it stands out)."""
+BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
+    (p.fill, p.dark, p.light, p.mid) for p in PAINTS)
+"""Per colour, the shades ``board.js`` draws with (fill, dark, light, mid: see ``Paint``)."""
 
 STEP_MS = 75
 """Time per square of a walking piece."""
@@ -98,7 +95,7 @@ def _geometry() -> dict[str, Any]:
     return {
         "size": SIZE,
         "cell": _r(CELL),
-        "colours": [[name, *PALETTE[c]] for c, name in enumerate(COLOURS)],
+        "colours": [[name, *BOARD_SHADES[c]] for c, name in enumerate(COLOURS)],
         "track": track,
         "lanes": lanes,
         "safe": safe,

@@ -15,6 +15,8 @@ from nicegui import ui
 
 from parcheesi.store import Store
 
+from .palette import ON_PRIMARY, PRIMARY
+
 WATCH_EVERY = 5.0
 """Seconds between two looks at the database."""
 log = logging.getLogger("parcheesi.health")
@@ -29,7 +31,8 @@ class HealthNotice:
     def banner(self) -> ui.label:
         """A banner on the current page, shown while the database cannot be written."""
         label = ui.label(self._text()).classes("w-full text-center p-2").style(
-            "background:#8b1e2d;color:#ffffff").props('role=alert data-testid=server-problem')
+            f"background:{PRIMARY};color:{ON_PRIMARY}").props(
+            'role=alert data-testid=server-problem')
         label.set_visibility(self.problem is not None)
         self.banners.add(label)
         ui.context.client.on_delete(lambda: self.banners.discard(label))

@@ -18,7 +18,7 @@ from parcheesi.board import COLOURS
 from parcheesi.rooms import Room, RoomError, Rooms
 from parcheesi.tables import HUMAN, LEVELS
 
-from .setup import SWATCH
+from .palette import PAINTS
 
 TOKEN_PREFIX = "parcheesi-seat-"
 COPY_ICON = "M8 3h11v13h-2V5H8zM5 7h10v14H5zm2 2v10h6V9z|0 0 24 24"
@@ -126,7 +126,7 @@ class LobbyView:
                 with ui.row().classes("items-center gap-2 w-full no-wrap"):
                     ui.element("div").style(
                         f"width:18px;height:18px;border-radius:50%;"
-                        f"background:{SWATCH[seat.colour]};flex:none").props('aria-hidden="true"')
+                        f"background:{PAINTS[seat.colour].fill};flex:none").props('aria-hidden="true"')
                     ui.label(name.title()).classes("w-20 font-medium")
                     if seat.kind != HUMAN:
                         ui.label(f"{seat.level.title()} computer")

@@ -14,8 +14,9 @@ from nicegui import ui
 from parcheesi.board import COLOURS
 from parcheesi.tables import COMPUTER, HUMAN, LEVELS, Seat, SetupError, check_seats
 
+from .palette import PAINTS
+
 PAIRS = {"ruby-sapphire": (0, 2), "emerald-amber": (1, 3)}
-SWATCH = {0: "#c8102e", 1: "#0a8f4f", 2: "#1f5fbf", 3: "#e0a100"}
 
 
 class SeatRow:
@@ -107,7 +108,7 @@ class SetupForm:
         with ui.row().classes("w-full items-center gap-2 no-wrap").props(
                 f'data-testid=seat-{name}'):
             ui.element("div").style(
-                f"width:18px;height:18px;border-radius:50%;background:{SWATCH[row.colour]};"
+                f"width:18px;height:18px;border-radius:50%;background:{PAINTS[row.colour].fill};"
                 "flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
             if solo or mine:
