@@ -43,7 +43,7 @@ from parcheesi.config import ConfigError, parse, proxy_settings
 from parcheesi.game import Action
 from parcheesi.logs import configure as configure_logging
 from parcheesi.migrate import upgrade
-from parcheesi.rooms import Room, RoomError, Rooms
+from parcheesi.rooms import Room, RoomError, Rooms, RoomStatus
 from parcheesi.runner import ensure_runner
 from parcheesi.store import Store
 from parcheesi.tables import Hub, Seat
@@ -211,7 +211,7 @@ async def open_online_seats() -> list[str]:
     codes = []
     for code in await stored_room_codes():
         room = await rooms.get(code)
-        if room is not None and room.status != "finished":
+        if room is not None and room.status != RoomStatus.FINISHED:
             token = await read_token(code)
             if room.colour_of(token) is not None:
                 codes.append(code)
@@ -396,7 +396,7 @@ async def room_page(code: str) -> None:
         """Draw the lobby or the game; again whenever the room moves on to a new game."""
         content.clear()
         with content:
-            if room.status == "lobby":
+            if room.status == RoomStatus.LOBBY:
                 LobbyView(rooms, room, seat["token"], invite_url(room.code), keys,
                           on_claimed=claimed)
                 return
@@ -404,7 +404,7 @@ async def room_page(code: str) -> None:
             await play_room(room, seat["token"], header, settings)
 
     def follow(changed: Room) -> None:
-        if changed.status != "lobby" and changed.game_id != shown["game"]:
+        if changed.status != RoomStatus.LOBBY and changed.game_id != shown["game"]:
             shown["game"] = changed.game_id
             background_tasks.create(build(), name="room next game")
 

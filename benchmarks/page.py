@@ -58,28 +58,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+import chromium
 import nicegui
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from serving import free_port, spawn, stop_server, tail
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PHONE_WINDOW = (390, 844)
-PHONE_VIEWPORT = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
-CHROMIUM_FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
 BYTES_TARGET = 1.3
 """The table page's first load may weigh at most this many times the minimal page's."""
 LATENCY_TARGET = 1.5
@@ -324,15 +310,9 @@ def servers(workdir: Path) -> Iterator[tuple[str, str]]:
 
 
 def make_driver() -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument("--window-size={},{}".format(*PHONE_WINDOW))
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium.start(chromium.chromium_options(
+        logs={"performance": "ALL", "browser": "ALL"}))
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
         driver.execute_cdp_cmd("Network.enable", {})
         driver.set_page_load_timeout(30)
         driver.set_script_timeout(60)
@@ -764,7 +744,8 @@ def run(samples: int, budget: float) -> dict[str, Any]:
     return {
         "benchmark": "page",
         "machine": info,
-        "setup": {"viewport": "{}x{}".format(*PHONE_WINDOW), "pace": PACE, "samples": samples,
+        "setup": {"viewport": "{}x{}".format(*chromium.PHONE_WINDOW), "pace": PACE,
+                  "samples": samples,
                   "motion": "Reduce motion", "game": "solo, Ruby (you) vs Sapphire (medium)",
                   **counts},
         "first_load": {

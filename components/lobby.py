@@ -14,9 +14,10 @@ from typing import Any
 import segno
 from nicegui import Client, ui
 
+from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
-from parcheesi.rooms import Room, RoomError, Rooms
-from parcheesi.tables import HUMAN, LEVELS
+from parcheesi.rooms import Room, RoomError, Rooms, RoomStatus
+from parcheesi.tables import HUMAN, NAME_LENGTH
 
 from .palette import PAINTS
 
@@ -92,7 +93,7 @@ class LobbyView:
             ui.html(qr_svg(invite_url), sanitize=False).classes("w-40").props(
                 'data-testid=invite-qr')
             self.name = ui.input("Your name (optional)").props(
-                'maxlength=24 data-testid=guest-name').classes("w-64")
+                f'maxlength={NAME_LENGTH} data-testid=guest-name').classes("w-64")
             self.seats = ui.column().classes("w-full gap-1")
             self.message = ui.label("").props('role=alert data-testid=room-message').classes(
                 "text-negative")
@@ -111,7 +112,7 @@ class LobbyView:
         return self.room.colour_of(self.token)
 
     def _changed(self, room: Room) -> None:
-        if room.status != "lobby":
+        if room.status != RoomStatus.LOBBY:
             return  # the room page swaps the lobby for the table
         with self.root:
             self.redraw()
@@ -210,7 +211,7 @@ def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
         with box:
             ui.label("Some players have been away for a minute. You may let a computer "
                      "take their seat.").classes("text-sm")
-            ui.select({lv: lv.title() for lv in LEVELS}, value=level["value"],
+            ui.select({lv: lv.title() for lv in TABLE_LEVELS}, value=level["value"],
                       label="Computer level",
                       on_change=lambda e: level.update(value=e.value)).classes("w-40")
             for colour in absent:

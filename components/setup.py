@@ -11,8 +11,9 @@ from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
+from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
-from parcheesi.tables import COMPUTER, HUMAN, LEVELS, Seat, SetupError, check_seats
+from parcheesi.tables import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
 
 from .palette import PAINTS
 
@@ -124,10 +125,10 @@ class SetupForm:
             elif is_human:
                 ui.input(placeholder="Name (optional)", value=row.name,
                          on_change=lambda e, r=row: setattr(r, "name", e.value or "")).props(
-                    f'dense maxlength=24 aria-label="{name.title()} name" '
+                    f'dense maxlength={NAME_LENGTH} aria-label="{name.title()} name" '
                     f'data-testid=name-{name}').classes("grow")
             else:
-                ui.select({level: level.title() for level in LEVELS}, value=row.level,
+                ui.select({level: level.title() for level in TABLE_LEVELS}, value=row.level,
                           on_change=lambda e, r=row: setattr(r, "level", e.value)).props(
                     f'dense aria-label="{name.title()} computer level" '
                     f'data-testid=level-{name}').classes("w-28")

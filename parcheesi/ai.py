@@ -44,7 +44,10 @@ from .game import (
 )
 from .state import Phase, Pieces, State
 
-LEVELS = ("random", "easy", "medium", "hard")
+TABLE_LEVELS = ("easy", "medium", "hard")
+"""The levels a computer seat at a table can have."""
+LEVELS = ("random", *TABLE_LEVELS)
+"""Every computer player, the benchmarks' random mover included."""
 
 
 @dataclass(frozen=True)

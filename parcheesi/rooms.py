@@ -26,14 +26,16 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 
+from .ai import TABLE_LEVELS
 from .game import Action, Event
 from .store import RoomRow, Store
 from .tables import (
     COMPUTER,
     HUMAN,
     IDLE_BEFORE_UNLOAD,
-    LEVELS,
+    NAME_LENGTH,
     Hub,
     LiveGame,
     Refused,
@@ -97,14 +99,21 @@ class RoomSeat:
         return Seat(colour=self.colour, kind=self.kind, level=self.level, name=self.name)
 
 
+class RoomStatus(StrEnum):
+    """Where a room is: seats being taken, a game under way, or the game over."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
 @dataclass
 class Room:
     code: str
     host: int
     """Colour of the host's seat."""
     seats: dict[int, RoomSeat]
-    status: str = "lobby"
-    """``lobby``, ``playing`` or ``finished``."""
+    status: RoomStatus = RoomStatus.LOBBY
     game_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -123,7 +132,7 @@ class Room:
         return [s for s in self.seats.values() if s.kind == HUMAN]
 
     def can_start(self) -> bool:
-        return self.status == "lobby" and all(
+        return self.status == RoomStatus.LOBBY and all(
             s.claimed and (s.ready or s.colour == self.host) for s in self.human_seats())
 
     def colour_of(self, token: str | None) -> int | None:
@@ -145,7 +154,7 @@ class Room:
     @classmethod
     def from_row(cls, row: RoomRow) -> Room:
         seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
-        return cls(code=row.code, host=row.host, seats=seats, status=row.status,
+        return cls(code=row.code, host=row.host, seats=seats, status=RoomStatus(row.status),
                    game_id=row.game_id, created_at=_aware(row.created_at),
                    last_action_at=_aware(row.last_action_at))
 
@@ -340,8 +349,8 @@ class Rooms:
             game = await self.store.game(room.game_id)
             if game is not None:
                 room.last_action_at = max(room.last_action_at, _aware(game.updated_at))
-                if room.status == "playing" and game.finished:
-                    room.status = "finished"
+                if room.status == RoomStatus.PLAYING and game.finished:
+                    room.status = RoomStatus.FINISHED
         # Nobody is connected yet: every player is away from now on (for replacement).
         now = self.clock()
         room.absent_since = {s.colour: now for s in room.human_seats() if s.claimed}
@@ -398,13 +407,13 @@ class Rooms:
         self.claims.check(requesters[0] if requesters else "")
         async with room.lock:
             seat = room.seats.get(colour)
-            if room.status != "lobby":
+            if room.status != RoomStatus.LOBBY:
                 raise RoomError("The game has already started.")
             if seat is None or seat.kind != HUMAN:
                 raise RoomError("That seat is not open to players.")
             if seat.claimed:
                 raise RoomError("Someone has already taken that seat.")
-            name = name.strip()[:24]
+            name = name.strip()[:NAME_LENGTH]
             token = secrets.token_urlsafe(32)
             seat.token_hash = token_hash(token)
             seat.name = name
@@ -418,35 +427,35 @@ class Rooms:
                         name: str | None = None) -> None:
         colour = self._require_seat(room, token)
         async with room.lock:
-            if room.status != "lobby":
+            if room.status != RoomStatus.LOBBY:
                 raise RoomError("The game has already started.")
             seat = room.seats[colour]
             seat.ready = ready
             if name is not None:
-                seat.name = name.strip()[:24]
+                seat.name = name.strip()[:NAME_LENGTH]
             await self._save(room)
         self._notify(room)
 
     async def start(self, room: Room, token: str | None) -> LiveGame:
         """The host starts the game once every invited seat is taken and ready."""
-        return await self._begin(room, token, "lobby")
+        return await self._begin(room, token, RoomStatus.LOBBY)
 
     async def play_again(self, room: Room, token: str | None) -> LiveGame:
         """A finished room starts a new game with the same seats."""
-        return await self._begin(room, token, "finished")
+        return await self._begin(room, token, RoomStatus.FINISHED)
 
-    async def _begin(self, room: Room, token: str | None, status: str) -> LiveGame:
+    async def _begin(self, room: Room, token: str | None, status: RoomStatus) -> LiveGame:
         self._require_host(room, token)
         async with room.lock:
             if room.status != status:
-                raise RoomError("The game has already started." if status == "lobby"
+                raise RoomError("The game has already started." if status == RoomStatus.LOBBY
                                 else "The current game is not finished yet.")
-            if not room.can_start() and status == "lobby":
+            if not room.can_start() and status == RoomStatus.LOBBY:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             row, state = self.hub.new_row(f"room:{room.code}", "online",
                                           [s.seat() for s in room.seats.values()])
             before = (room.game_id, room.status, room.last_action_at)
-            room.game_id, room.status = row.id, "playing"
+            room.game_id, room.status = row.id, RoomStatus.PLAYING
             room.last_action_at = datetime.now(UTC)
             try:  # the game and the room that points at it, in one transaction
                 await self.store.save_room(room.to_row(), game=row)
@@ -467,7 +476,7 @@ class Rooms:
             raise Refused("This room has expired (30 days without a move) and is closed.")
         colour = self._require_seat(room, token)
         game = await self.game(room)
-        if game is None or room.status == "lobby":
+        if game is None or room.status == RoomStatus.LOBBY:
             raise Refused("The game has not started yet.")
         return await game.act(action, version=version, colour=colour)
 
@@ -505,13 +514,13 @@ class Rooms:
     def replaceable(self, room: Room) -> list[int]:
         """Human seats (not the host's) absent long enough for the host to replace."""
         return [s.colour for s in room.human_seats() if s.colour != room.host
-                and room.status == "playing"
+                and room.status == RoomStatus.PLAYING
                 and self.absent_for(room, s.colour) >= ABSENT_BEFORE_REPLACE]
 
     async def replace(self, room: Room, token: str | None, colour: int, level: str) -> None:
         """The host hands an absent human's seat to a computer of ``level``."""
         self._require_host(room, token)
-        if level not in LEVELS:
+        if level not in TABLE_LEVELS:
             raise RoomError("Computers are easy, medium or hard.")
         if colour not in self.replaceable(room):
             raise RoomError("Only a player who has been away for a minute can be replaced.")
@@ -575,9 +584,9 @@ class Rooms:
             now = datetime.now(UTC)
             stale = now - room.last_action_at > ACTIVITY_PRECISION
             room.last_action_at = now
-            finished = game.over and room.status == "playing"
+            finished = game.over and room.status == RoomStatus.PLAYING
             if finished:
-                room.status = "finished"
+                room.status = RoomStatus.FINISHED
             if finished or stale:  # the expiry needs minutes, not every click
                 task = asyncio.get_running_loop().create_task(self._save(room))
                 self._saving.add(task)

@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from .ai import TABLE_LEVELS
 from .board import COLOUR_INDEX, COLOURS
 from .dice import new_seed, seeded
 from .game import Action, Captured, Event, Game, apply
@@ -31,7 +32,8 @@ log = logging.getLogger(__name__)
 
 HUMAN = "human"
 COMPUTER = "computer"
-LEVELS = ("easy", "medium", "hard")
+NAME_LENGTH = 24
+"""Characters a player's name may have."""
 MODES = ("same_device", "solo")
 """Local game modes; online games (mode ``online``) belong to a room."""
 IDLE_BEFORE_UNLOAD = 300.0
@@ -97,10 +99,11 @@ def check_seats(mode: str, seats: list[Seat]) -> list[Seat]:
     for seat in seats:
         if seat.kind not in (HUMAN, COMPUTER):
             raise SetupError(f"a seat is a human or a computer, not {seat.kind!r}")
-        if seat.kind == COMPUTER and seat.level not in LEVELS:
-            raise SetupError(f"computers are easy, medium or hard, not {seat.level!r}")
-        if len(seat.name) > 24:
-            raise SetupError("names are at most 24 characters")
+        if seat.kind == COMPUTER and seat.level not in TABLE_LEVELS:
+            raise SetupError(f"computers are {', '.join(TABLE_LEVELS[:-1])} or "
+                             f"{TABLE_LEVELS[-1]}, not {seat.level!r}")
+        if len(seat.name) > NAME_LENGTH:
+            raise SetupError(f"names are at most {NAME_LENGTH} characters")
     humans = sum(1 for s in seats if s.is_human)
     if mode == "solo" and humans != 1:
         raise SetupError("a solo game has exactly one human and 1-3 computers")

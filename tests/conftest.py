@@ -7,66 +7,45 @@ file the fixtures start is the ``main_file`` ini option, or a test's
 ``@pytest.mark.nicegui_main_file(...)`` marker (an empty name: no main file, the test defines
 its own pages).
 
-Offline, selenium cannot download a driver, so the two fixtures below replace the plugin's:
-Debian's ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``, headless, phone-sized. Headless
-Chromium will not make a window narrower than 500 px, so the 390 x 844 viewport is set through
-device-metrics emulation as well; a test wanting another size sends
-``Emulation.setDeviceMetricsOverride`` itself (and restores ``PHONE_VIEWPORT`` afterwards, as
-the driver is shared by the whole session).
+Offline, selenium cannot download a driver, so the two fixtures below replace the plugin's
+with the Chromium of ``benchmarks/chromium.py`` (Debian's browser and driver, headless,
+phone-sized); a test wanting another size sends ``Emulation.setDeviceMetricsOverride`` itself
+(and restores ``PHONE_VIEWPORT`` afterwards, as the driver is shared by the whole session).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from nicegui.testing import screen_plugin
 from nicegui.testing.screen import Screen
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import chromium  # benchmarks/chromium.py, the browser the tests and benchmarks share
 
 pytest_plugins = ["nicegui.testing.plugin"]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PHONE_WINDOW = (390, 844)
-PHONE_VIEWPORT = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
-CHROMIUM_FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
+PHONE_VIEWPORT = chromium.PHONE_VIEWPORT
 
 
 @pytest.fixture(scope="session")
 def nicegui_chrome_options() -> webdriver.ChromeOptions:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument("--window-size={},{}".format(*PHONE_WINDOW))
-    options.add_experimental_option(
-        "prefs",
-        {
-            "download.default_directory": str(screen_plugin.DOWNLOAD_DIR),
-            "download.prompt_for_download": False,
-        },
-    )
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors fail tests
-    return options
+    return chromium.chromium_options(
+        logs={"browser": "ALL"},  # console errors fail tests
+        prefs={"download.default_directory": str(screen_plugin.DOWNLOAD_DIR),
+               "download.prompt_for_download": False})
 
 
 def start_chromium(options: webdriver.ChromeOptions) -> webdriver.Chrome:
     """A phone-sized Chromium: the session's driver, or a second person's browser in a test
     (its own profile, so its own cookies and localStorage; the caller quits it)."""
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+    driver = chromium.start(options)
     driver.implicitly_wait(Screen.IMPLICIT_WAIT)
     driver.set_page_load_timeout(10)
     return driver
