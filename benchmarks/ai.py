@@ -43,7 +43,7 @@ def main() -> None:
             "first_wins": rate,
             "target": target,
             "meets_target": rate["rate"] >= target,
-            "mean_rolls": round(result["mean_rolls"], 1),  # type: ignore[arg-type]
+            "mean_rolls": round(float(result["mean_rolls"]), 1),  # type: ignore[arg-type]
             "decision_ms": result["decision_ms"],
         }), flush=True)
 

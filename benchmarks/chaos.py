@@ -52,6 +52,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import gc
 import hashlib
 import json
@@ -68,7 +69,7 @@ import traceback
 import uuid
 import weakref
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -392,6 +393,11 @@ class Party:
         return found
 
 
+def at_new_table(page: Page) -> bool:
+    """At a table whose game is not over."""
+    return at_table(page) and not page.first("winner-new-game")
+
+
 def at_table(page: Page) -> bool:
     """The page shows a game (its board and its Roll), not the lobby or the form."""
     return page.board_id is not None and page.first("roll") is not None
@@ -498,7 +504,7 @@ async def _seat_people(host: Browser, guests: list[Browser], colours: list[str],
                              and lobby.first("start-game"), timeout, "Start game")
     await lobby.click(start)
     for phone in phones:
-        await phone.page.wait(lambda p=phone.page: at_table(p), timeout, "the table")
+        await phone.page.wait(functools.partial(at_table, phone.page), timeout, "the table")
     return phones
 
 
@@ -508,11 +514,11 @@ async def local_party(base: str, tally: Tally, where: int, timeout: float, *,
     solo is one person against computers."""
     colours = {2: ["sapphire"], 3: ["emerald", "sapphire"], 4: ["emerald", "sapphire",
                                                                 "amber"]}[players]
-    setup = {"mode": mode, "players": players,
-             "kinds": {c: HUMAN for c in colours} if mode == SAME_DEVICE else {}}
+    kinds = {c: HUMAN for c in colours} if mode == SAME_DEVICE else {}
+    setup: dict[str, Any] = {"mode": mode, "players": players, "kinds": kinds}
     browser = Browser(base, address(where), tally)
     try:
-        path = await fill_form(browser, timeout, **setup)
+        path = await fill_form(browser, timeout, mode=mode, players=players, kinds=kinds)
         page = await open_table(browser, path, timeout)
     except BaseException:
         await browser.close()
@@ -1083,8 +1089,8 @@ async def next_game_starts(party: Party, db: Db, finished: str, tally: Tally,
         await page.wait(lambda: db.room_game(party.code or "") not in (None, finished),
                         timeout, "new game in the room")
         for phone in party.phones:
-            await phone.page.wait(lambda p=phone.page: at_table(p) and not p.first(
-                "winner-new-game"), timeout, "the new game's table")
+            await phone.page.wait(functools.partial(at_new_table, phone.page), timeout,
+                                  "the new game's table")
     except StepFailed as error:
         return (f"{error} (status line: {page.text('status')!r}, last notification: "
                 f"{tally.last.get('notification')!r})")
@@ -1293,7 +1299,8 @@ def watch(parties: list[Party], db: Db, seen: dict[str, int]) -> dict[str, int]:
         game_id = party.game_id(db)
         bases[game_id] = db.version(game_id)
         for phone in party.phones:
-            Witness(phone.page, game_id, bases[game_id], seen, lambda p=party: p.game_id(db))
+            Witness(phone.page, game_id, bases[game_id], seen,
+                    functools.partial(party.game_id, db))
     return bases
 
 
@@ -1459,11 +1466,12 @@ def bad_frame(kind: str, barrage: Barrage, rng: random.Random) -> tuple[Phone, d
 async def _recording_advance(barrage: Barrage, party: Party, until: Callable[[], bool],
                              timeout: float) -> None:
     """Legitimate play, keeping every press it sends for replaying later."""
-    patched: list[tuple[Page, Callable[[Any], Awaitable[None]]]] = []
+    patched: list[tuple[Page, Any]] = []
     for phone in party.phones:
         page, original = phone.page, phone.page.send
 
-        async def recorded(frame: Any, send: Callable[[Any], Awaitable[None]] = original,
+        async def recorded(frame: Any,
+                           send: Callable[[Any], Coroutine[Any, Any, None]] = original,
                            phone: Phone = phone) -> None:
             barrage.recorded.append((phone, frame))
             await send(frame)
@@ -1495,7 +1503,7 @@ async def barrage_block(kind: str, barrage: Barrage, db: Db, options: Options,
     sockets the server closed."""
     for party in (barrage.room, barrage.local):
         phone = party.role("host") if party.code else party.role("local")
-        await _recording_advance(barrage, party, lambda p=phone: _roll_enabled(p),
+        await _recording_advance(barrage, party, functools.partial(_roll_enabled, phone),
                                  options.timeout)
     games = [p.game_id(db) for p in (barrage.room, barrage.local)]
     before = [db.version(g) for g in games]
@@ -1513,7 +1521,7 @@ async def pages_still_work(barrage: Barrage, options: Options) -> bool:
     """After the barrage every phone of each game sees that game's next action."""
     for party in (barrage.room, barrage.local):
         phone = party.role("host") if party.code else party.role("local")
-        await advance(party, lambda p=phone: _roll_enabled(p), options.timeout)
+        await advance(party, functools.partial(_roll_enabled, phone), options.timeout)
         problem = await act_and_witness(party, phone, ("roll", str(phone.page.first("roll"))),
                                         options)
         if problem:
@@ -1707,6 +1715,10 @@ class Latency:
     def _board(self, page: Page, now: float) -> None:
         self.last[id(page)] = now
 
+    def updated(self, page: Page, since: float) -> bool:
+        """Whether ``page`` received something after ``since``."""
+        return self.last.get(id(page), 0) > since
+
     async def act(self, phone: Phone, picked: Press, timeout: float) -> None:
         clicked = time.perf_counter()
         await press(self.party, phone, picked, timeout)
@@ -1716,7 +1728,7 @@ class Latency:
         for other in self.party.phones:
             if other is not phone:
                 with contextlib.suppress(StepFailed):
-                    await other.page.wait(lambda p=other.page: self.last.get(id(p), 0) > clicked,
+                    await other.page.wait(functools.partial(self.updated, other.page, clicked),
                                           timeout, "the action's update")
                 ms = (self.last.get(id(other.page), clicked) - clicked) * 1000
                 self.others.append(ms)
@@ -1974,7 +1986,7 @@ async def drill_memory(options: Options) -> dict[str, Any]:
 
 # --- running ---------------------------------------------------------------------------------
 
-DRILLS: dict[str, Callable[[Options], Awaitable[dict[str, Any]]]] = {
+DRILLS: dict[str, Callable[[Options], Coroutine[Any, Any, dict[str, Any]]]] = {
     "races": drill_races, "restart": drill_restart, "kill-win": drill_kill_win,
     "lock": drill_lock, "kill-cycles": drill_kill_cycles, "bad-presses": drill_bad_presses,
     "malformed": drill_malformed, "flood": drill_flood, "memory": drill_memory,

@@ -239,7 +239,8 @@ def log(message: str) -> None:
     print(f"[page] {message}", file=sys.stderr, flush=True)
 
 
-def wait_until(check: Callable[[], T], timeout: float, what: str, interval: float = 0.02) -> T:
+def wait_until(check: Callable[[], T | None], timeout: float, what: str,
+               interval: float = 0.02) -> T:
     """Poll ``check`` until it returns something truthy; TimeoutError after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while True:

@@ -77,6 +77,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -374,6 +375,19 @@ def choice(page: Page, room: Room) -> tuple[str, str] | None:
     return None
 
 
+def tables_beyond(page: Page, tables: int) -> bool:
+    return page.tables > tables
+
+
+def received_up_to(page: Page, target: int) -> bool:
+    return page.received >= target
+
+
+def caught_up(page: Page) -> bool:
+    """Every update the page waits for has arrived."""
+    return not page.expect
+
+
 async def play(page: Page, room: Room, deadline: float, think: float, step_timeout: float
                ) -> None:
     """Act for this phone's seat whenever it may, until the deadline."""
@@ -397,7 +411,8 @@ async def play(page: Page, room: Room, deadline: float, think: float, step_timeo
                 room.next_game_at = time.perf_counter()
                 await page.click(key)
                 stats.games_finished += 1
-                await page.wait(lambda t=tables: page.tables > t, step_timeout, "next game")
+                await page.wait(functools.partial(tables_beyond, page, tables), step_timeout,
+                                "next game")
                 continue
             target = room.register(page, kind)
             await page.click(key)
@@ -405,7 +420,7 @@ async def play(page: Page, room: Room, deadline: float, think: float, step_timeo
                 stats.selections += 1
             else:
                 stats.sent += 1
-            await page.wait(lambda t=target: page.received >= t, step_timeout,
+            await page.wait(functools.partial(received_up_to, page, target), step_timeout,
                             f"update after {kind}")
         except StepFailed as error:
             stats.error("timeout", str(error))
@@ -471,7 +486,8 @@ def own_cpu_seconds() -> float:
 
 def server_log_errors(path: Path) -> tuple[int, int, list[str]]:
     """(error lines, refusals logged, examples) from the server's output."""
-    errors, refusals, examples = 0, 0, []
+    errors, refusals = 0, 0
+    examples: list[str] = []
     for line in path.read_text(errors="replace").splitlines():
         level, message = "", line
         if line.startswith("{"):
@@ -621,7 +637,7 @@ async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Names
     for room in live:
         for page in room.pages:
             with contextlib.suppress(StepFailed):
-                await page.wait(lambda p=page: not p.expect,
+                await page.wait(functools.partial(caught_up, page),
                                 max(0.0, drain_deadline - loop.time()), "outstanding updates")
     missing = sum(len(p.expect) for r in live for p in r.pages)
     if missing:

@@ -18,7 +18,7 @@ from nicegui.elements.mixins.disableable_element import DisableableElement
 from nicegui.elements.mixins.text_element import TextElement
 from nicegui.events import ClickEventArguments, handle_event
 
-Tone = Literal["primary", "ruby", "emerald", "sapphire", "amber"]
+from .palette import Tone
 
 
 class PlainButton(TextElement, DisableableElement):

@@ -8,8 +8,15 @@ all come from here, so a colour changed here changes everywhere at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from parcheesi.board import COLOURS
+
+Tone = Literal["primary", "ruby", "emerald", "sapphire", "amber"]
+"""The tones a button can have (``.tone-*`` in the CSS)."""
+TONES: tuple[Tone, ...] = ("ruby", "emerald", "sapphire", "amber")
+"""Each player colour's button tone, by colour index."""
+assert TONES == COLOURS
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,5 +51,5 @@ ON_PRIMARY = "#ffffff"
 
 def tone_css() -> str:
     """The ``.tone-*`` rules the buttons use, one per player colour and the primary one."""
-    tones = {"primary": PRIMARY} | {name: PAINTS[c].tone for c, name in enumerate(COLOURS)}
+    tones = {"primary": PRIMARY} | {name: PAINTS[c].tone for c, name in enumerate(TONES)}
     return "\n".join(f".tone-{name} {{ --tone: {colour}; }}" for name, colour in tones.items())

@@ -34,6 +34,7 @@ from parcheesi.game import (
     Rolled,
     TurnPassed,
     Won,
+    standings,
 )
 from parcheesi.state import IllegalAction, Phase, State
 from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed
@@ -41,6 +42,7 @@ from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed
 from .board import Board
 from .buttons import PlainButton
 from .dice import Dice
+from .palette import TONES
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
@@ -383,7 +385,8 @@ class TableView:
     def rotation(self) -> int:
         choice = self.settings.orientation
         if choice == "auto":
-            return self.local_colour if self.local_colour in range(4) else 0
+            local = self.local_colour
+            return local if local is not None and local in range(4) else 0
         if choice == "turn":
             return self.game.state.turn
         return COLOURS.index(choice) if choice in COLOURS else 0
@@ -398,7 +401,7 @@ class TableView:
         turn_name = self.name(state.turn)
         seat = game.seats[state.turn].description()
         if state.phase is Phase.OVER:
-            self.turn.set_text(f"{self.name(state.winner or 0)} won")
+            self.turn.set_text(f"{self.name(standings(state)[0])} won")
         elif state.phase is Phase.OPENING:
             self.turn.set_text(f"Opening roll: {seat}")
         else:
@@ -433,7 +436,7 @@ class TableView:
                                   else "Roll")
         self.roll_button.set_enabled(can_roll)
         # Pieces
-        colour = COLOURS[state.turn]
+        colour = TONES[state.turn]
         for piece, button in enumerate(self.piece_buttons):
             progress = state.pieces[state.turn][piece]
             button.set_enabled(piece in movable)
@@ -476,7 +479,7 @@ class TableView:
         while len(self.chip_buttons) < len(values):
             k = len(self.chip_buttons)
             with self.chip_row:
-                chip = PlainButton(on_click=lambda k=k: self._chip(k), size="sm")
+                chip = PlainButton(on_click=functools.partial(self._chip, k), size="sm")
             self.chip_buttons.append(chip)
         self.chip_values = values
         for k, chip in enumerate(self.chip_buttons):
@@ -505,16 +508,9 @@ class TableView:
         if not shown:
             return
         stats = self.game.stats
-
-        def placing(colour: int) -> tuple[int, int]:
-            own = state.pieces[colour]
-            return own.count(HOME), sum(p + 1 for p in own)
-
-        order = sorted(state.colours, key=placing, reverse=True)
-        order.remove(state.winner)
-        order.insert(0, state.winner)
+        order = standings(state)
         with self.winner, ui.card().classes("w-full").props('data-testid=winner'):
-            ui.label(f"{self.name(state.winner)} wins!").classes("text-2xl font-bold")
+            ui.label(f"{self.name(order[0])} wins!").classes("text-2xl font-bold")
             rows = [{"place": k + 1, "player": self.name(c),
                      "home": state.pieces[c].count(HOME),
                      "captures": stats.captures.get(c, 0), "lost": stats.lost.get(c, 0)}

@@ -203,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(PARCHEESI_DATABASE_URL or the SQLite file under data/)")
         command.set_defaults(run=run)
     args = parser.parse_args(argv)
-    return args.run(args)
+    code: int = args.run(args)
+    return code
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from .backup import sqlite_path
 from .store import default_url
@@ -94,8 +95,15 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
                   trusted_proxies=_proxies(args.trusted_proxies))
 
 
-def proxy_settings(config: Config) -> dict[str, object]:
-    """uvicorn's settings for forwarded headers: believed only from the trusted proxies."""
+class ProxySettings(TypedDict):
+    """uvicorn's settings for forwarded headers."""
+
+    proxy_headers: bool
+    forwarded_allow_ips: str | None
+
+
+def proxy_settings(config: Config) -> ProxySettings:
+    """Forwarded headers are believed only from the trusted proxies."""
     return {"proxy_headers": bool(config.trusted_proxies),
             "forwarded_allow_ips": ",".join(config.trusted_proxies) or None}
 

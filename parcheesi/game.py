@@ -395,6 +395,16 @@ def _win(state: State, events: list[Event]) -> State:
                        rewards=())
 
 
+def standings(state: State) -> list[int]:
+    """The colours in the order they placed: the winner (once there is one) first, then by
+    pieces HOME, then by how far the pieces have come."""
+    def placing(colour: int) -> tuple[bool, int, int]:
+        own = state.pieces[colour]
+        return colour == state.winner, own.count(HOME), sum(p + 1 for p in own)
+
+    return sorted(state.colours, key=placing, reverse=True)
+
+
 def _replace_piece(pieces: tuple[tuple[int, ...], ...], colour: int, piece: int,
                    value: int) -> tuple[tuple[int, ...], ...]:
     own = pieces[colour]

@@ -297,7 +297,7 @@ def state_from_json(obj: Any) -> State:
             pieces=pieces,
             phase=Phase(obj["phase"]),
             turn=COLOUR_INDEX[obj["turn"]],
-            dice=tuple(obj["dice"]) if obj["dice"] else None,  # type: ignore[arg-type]
+            dice=tuple(obj["dice"]) if obj["dice"] else None,
             portions=tuple(obj["portions"]),
             four=bool(obj["four"]),
             doubles=int(obj["doubles"]),

@@ -271,7 +271,7 @@ class RollPlan:
             return out
         view = self.view
         if START in mover:
-            entry_spends = []
+            entry_spends: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
             if 5 in remaining:
                 k = remaining.index(5)
                 entry_spends.append(((5,), remaining[:k] + remaining[k + 1:]))

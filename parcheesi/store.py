@@ -21,16 +21,17 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, bindparam, delete, event, insert, update
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.dialects.sqlite import DATETIME
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlmodel import Field, SQLModel, select
+from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .migrate import upgrade
@@ -106,7 +107,14 @@ _ADVANCE = (update(_GAMES)
 """Move a game's snapshot on, only from the version the action was made against."""
 _RECORD = insert(ActionRow.__table__)  # type: ignore[attr-defined]
 """Add an action's row. Both statements are built once: SQLAlchemy then compiles them once."""
-_SQLITE_TIME = DATETIME().bind_processor(None)
+
+def _sqlite_time_processor() -> Callable[[datetime], str]:
+    processor = DATETIME().bind_processor(sqlite.dialect())  # type: ignore[no-untyped-call]
+    assert processor is not None
+    return processor
+
+
+_SQLITE_TIME = _sqlite_time_processor()
 """A datetime as SQLAlchemy stores it in SQLite, for the rows written without it."""
 _CHECKPOINT_EVERY = 200
 """SQLite actions between two copies of the WAL into the database."""
@@ -422,15 +430,14 @@ class Store:
     async def delete_room(self, code: str) -> None:
         """Delete a room that never got going (no games)."""
         async with self._write_session() as session:
-            await session.exec(delete(RoomRow).where(
-                RoomRow.code == code))  # type: ignore[call-overload,arg-type]
+            await session.exec(delete(RoomRow).where(col(RoomRow.code) == code))
             await session.commit()
 
     async def delete_rooms_before(self, cutoff: datetime) -> list[str]:
         """Delete rooms idle since before ``cutoff``, with their games and actions."""
         async with self._write_session() as session:
             rows = (await session.exec(select(RoomRow).where(
-                RoomRow.last_action_at < cutoff))).all()  # type: ignore[operator]
+                col(RoomRow.last_action_at) < cutoff))).all()
             codes = [row.code for row in rows]
             for code in codes:
                 owner = f"room:{code}"
@@ -438,11 +445,9 @@ class Store:
                     GameRow.owner == owner))).all()
                 if games:
                     await session.exec(delete(ActionRow).where(
-                        ActionRow.game_id.in_(games)))  # type: ignore[call-overload,attr-defined]
-                    await session.exec(delete(GameRow).where(
-                        GameRow.owner == owner))  # type: ignore[call-overload]
-                await session.exec(delete(RoomRow).where(
-                    RoomRow.code == code))  # type: ignore[call-overload]
+                        col(ActionRow.game_id).in_(games)))
+                    await session.exec(delete(GameRow).where(col(GameRow.owner) == owner))
+                await session.exec(delete(RoomRow).where(col(RoomRow.code) == code))
             await session.commit()
             return codes
 

@@ -33,4 +33,5 @@ export PARCHEESI_TEST_POSTGRES_URL
 trap './scripts/test-postgres.sh stop' EXIT
 
 .venv/bin/ruff check .
+.venv/bin/mypy
 .venv/bin/python -m pytest "$@"
