@@ -46,7 +46,7 @@ from .palette import TONES
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
-from .texts import describe, option_label, piece_label
+from .texts import describe, move_log, option_label, piece_label
 from .updates import set_props
 
 LOG_LINES = 8
@@ -101,7 +101,6 @@ class TableView:
         """Where the hint's moves would leave the roll, while the hint is shown."""
         self._choices: tuple[int, list[Choice]] = (-1, [])
         self.shown_state = game.state
-        self.log: list[str] = []
         self.last_roll: tuple[int, int] | None = None
         """The newest roll seen, still shown after a roll that passed the turn at once."""
         self.chip_values: list[int] = []
@@ -356,15 +355,11 @@ class TableView:
         self.portion = None if game.state.phase is not Phase.MOVE else self.portion
         self.hinted = None
         for event in events:
-            text = describe(event, self.name)
-            if text:
-                self.log.append(text)
             if isinstance(event, Rolled) and event.portions:
                 self.last_roll = event.dice
             elif isinstance(event, TurnPassed):
                 self.last_roll = None if not any(isinstance(e, NoMove) for e in events) \
                     else self.last_roll
-        self.log = self.log[-LOG_LINES:]
         said = [t for t in (describe(e, self.name) for e in events) if t]
         if said:
             self.status.set_text(". ".join(said[-3:]))
@@ -467,7 +462,7 @@ class TableView:
             self.status.set_text(self.status.text or f"{turn_name} is thinking…")
         elif acting and state.phase is Phase.ROLL and state.doubles:
             self.status.set_text(f"{turn_name} rolled doubles: roll again")
-        self.log_view.set_text("\n".join(reversed(self.log)))
+        self.log_view.set_text("\n".join(move_log(game.stats.recent, self.name, LOG_LINES)))
         for button in (self.roll_button, self.hint_button, self.best_button,
                        *self.piece_buttons, *self.option_buttons):
             set_props(button, {"data-stamp": stamp})

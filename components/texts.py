@@ -6,7 +6,7 @@ the aria-labels all say the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from parcheesi.board import HOME, LAST_TRACK, START
 from parcheesi.choices import Choice
@@ -67,6 +67,18 @@ def option_label(choice: Choice) -> str:
         return reward_label(choice.action)
     assert isinstance(choice.action, Move) and choice.start is not None
     return move_label(choice.action, choice.start)
+
+
+def move_log(events: Iterable[Event], name: Namer, lines: int) -> list[str]:
+    """The sentences of the latest ``lines`` events that have words, newest first."""
+    said: list[str] = []
+    for event in reversed(list(events)):
+        text = describe(event, name)
+        if text:
+            said.append(text)
+            if len(said) == lines:
+                break
+    return said
 
 
 def describe(event: Event, name: Namer) -> str | None:

@@ -17,6 +17,7 @@ import json
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -110,14 +111,22 @@ def check_seats(mode: str, seats: list[Seat]) -> list[Seat]:
     return sorted(seats, key=lambda s: s.colour)
 
 
+RECENT_EVENTS = 200
+"""Events a live game keeps for its tables' move log (a few turns' worth)."""
+
+
 @dataclass
 class Stats:
-    """Per colour: captures made and pieces lost, for the winner screen."""
+    """What a game's record says beyond its position: per colour, captures made and pieces
+    lost (the winner screen), and the latest events (the move log). Rebuilt from the record
+    when a game is loaded, so every tab, a reload and a restart show the same."""
 
     captures: dict[int, int] = field(default_factory=dict)
     lost: dict[int, int] = field(default_factory=dict)
+    recent: deque[Event] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
 
     def record(self, events: list[Event]) -> None:
+        self.recent.extend(events)
         for event in events:
             if isinstance(event, Captured):
                 self.captures[event.by_colour] = self.captures.get(event.by_colour, 0) + 1

@@ -218,3 +218,22 @@ def test_a_double_tap_is_absorbed_by_the_page_and_counted_once(screen: Screen) -
             if line.startswith("Ruby rolled")]
     assert len(ruby) == 1, ruby
     wait_for_ruby_to_roll(screen)  # and the table goes on as usual
+
+
+def test_the_move_log_is_the_same_after_a_reload(screen: Screen) -> None:
+    """The log comes from the game's record, not from the tab: a reload shows the same lines
+    (and so would a restart, which rebuilds the record the same way)."""
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    wait_for_five_and_three(screen)
+    by_testid(screen, "board-piece-ruby-1").click()
+    by_testid(screen, "move-option").click()
+    until(screen, lambda: entered(screen), "Ruby's piece 1 to enter")
+    before = by_testid(screen, "log").text.splitlines()
+    assert before[0] == "Ruby entered piece 1" and "Ruby rolled 5 and 3" in before, before
+    screen.selenium.refresh()
+    until(screen, lambda: bool(all_now(screen, css("log")))
+          and by_testid(screen, "log").text.splitlines() == before,
+          "the same log after the reload")
