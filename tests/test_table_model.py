@@ -1,0 +1,95 @@
+"""The table model (``components/table_model.py``) with plain asserts: what the table shows
+and what a tap does, from engine states built with ``positions.py``."""
+
+from __future__ import annotations
+
+from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
+
+from components.table_model import HINT_UNAVAILABLE, Seen, TableModel
+from parcheesi.game import Move, Roll, apply, standings
+from parcheesi.state import State
+from parcheesi.tables import Stats
+
+NAMES = {RUBY: "Ann", EMERALD: "Emerald", SAPPHIRE: "Sapphire", AMBER: "Amber"}
+SEATS = {RUBY: "Ann (Ruby)", EMERALD: "Emerald, easy computer",
+         SAPPHIRE: "Sapphire, hard computer", AMBER: "Amber, medium computer"}
+
+
+def seen(state: State, *, version: int = 1, acting: bool = True, stats: Stats | None = None
+         ) -> Seen:
+    return Seen(state, version, NAMES, SEATS, stats or Stats(), acting)
+
+
+def test_a_roll_is_the_only_thing_to_do_before_the_dice():
+    model = TableModel()
+    screen = model.screen(seen(at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})),
+                          [])
+    assert (screen.turn, screen.roll_text, screen.can_roll) == ("Turn: Ann (Ruby)", "Roll", True)
+    assert screen.board.movable == frozenset() and screen.options == () and not screen.can_hint
+    assert screen.choose_note is None and screen.chips == ()
+
+
+def test_picking_a_piece_shows_its_options_and_where_they_land():
+    state, _ = rolled("ruby", {"ruby": [10, S, S, S], "sapphire": [S] * 4}, (6, 2))
+    model = TableModel()
+    now = seen(state)
+    screen = model.screen(now, [])
+    assert screen.choose_note == "Choose a piece" and screen.can_hint
+    assert [(c.value, c.count) for c in screen.chips] == [(6, 1), (2, 1)]
+    assert model.pick_piece(now, 0) is None  # a selection, nothing sent
+    screen = model.screen(now, [])
+    assert screen.board.selected == (RUBY, 0) and screen.pieces[0].pressed
+    assert [text for text, _ in screen.options] == ["Move 6", "Move 2", "Move 8 (6+2)"]
+    assert sorted(screen.board.targets) == [(RUBY, 12), (RUBY, 16), (RUBY, 18)]
+    assert screen.choose_note is None
+    model.pick_piece(now, 0)  # a second tap lets go
+    assert model.screen(now, []).options == ()
+
+
+def test_a_portion_picked_first_makes_the_piece_tap_an_action():
+    state, _ = rolled("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, (6, 2))
+    model = TableModel()
+    now = seen(state)
+    model.pick_portion(2)
+    assert model.screen(now, []).chips[1].pressed
+    assert model.pick_piece(now, 1) == Move(1, (2,))
+    assert model.pick_piece(now, 3) is None  # in START: the 2 cannot enter it
+
+
+def test_nothing_moves_for_a_table_that_may_not_act():
+    state, _ = rolled("ruby", {"ruby": [10, S, S, S], "sapphire": [S] * 4}, (6, 2))
+    model = TableModel()
+    watching = seen(state, acting=False)
+    assert model.pick_piece(watching, 0) is None
+    screen = model.screen(watching, [])
+    assert screen.status == "Ann is thinking…" and screen.board.movable == frozenset()
+    assert not screen.can_roll and not screen.can_hint and screen.chips == ()
+    model.show_hint(watching, "take the lead", None)
+    assert model.status == HINT_UNAVAILABLE
+
+
+def test_the_status_says_what_happened_and_the_log_keeps_it():
+    before = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})
+    after, events = apply(before, Roll(), (5, 3))
+    stats = Stats()
+    stats.record(events)
+    model = TableModel()
+    now = seen(after, version=2, stats=stats)
+    model.changed(now, events)
+    screen = model.screen(now, events)
+    assert screen.status == "Ann rolled 5 and 3"
+    assert screen.log == ("Ann rolled 5 and 3",)
+    assert screen.dice == (5, 3)
+
+
+def test_a_finished_game_shows_the_standings():
+    state, _ = rolled("ruby", {"ruby": [66, H, H, H], "sapphire": [S, S, 30, H]}, (5, 3))
+    over, events = apply(state, Move(0, (5,)))
+    stats = Stats()
+    stats.record(events)
+    screen = TableModel().screen(seen(over, version=3, acting=False, stats=stats), events)
+    assert screen.winner == "Ann" and screen.turn == "Ann won"
+    assert [(s.place, s.player, s.home) for s in screen.standings] == [
+        (1, "Ann", 4), (2, "Sapphire", 1)]
+    assert standings(over) == [RUBY, SAPPHIRE]
+    assert screen.status == "" and not screen.can_roll
