@@ -40,13 +40,12 @@ from components.setup import SetupForm
 from components.sockets import install as guard_sockets
 from components.table import TableView
 from parcheesi.config import ConfigError, parse, proxy_settings
-from parcheesi.game import Action
 from parcheesi.logs import configure as configure_logging
 from parcheesi.migrate import upgrade
-from parcheesi.rooms import Room, RoomError, Rooms, RoomStatus
+from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 from parcheesi.store import Store
-from parcheesi.tables import Hub, Seat
+from parcheesi.tables import Hub, LocalSeating, Seat
 
 SIMULATED = "NICEGUI_USER_SIMULATION" in os.environ or "NICEGUI_SCREEN_TEST_PORT" in os.environ
 """Under NiceGUI's test fixtures the command line belongs to pytest, not to us."""
@@ -331,7 +330,7 @@ async def play_page() -> None:
     humans = [s.colour for s in game.seats.values() if s.is_human]
     local = humans[0] if game.mode == "solo" and humans else None
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
-        view = TableView(game, settings, lambda: ui.navigate.to("/new"), local_colour=local)
+        view = TableView(LocalSeating(game, local), settings, lambda: ui.navigate.to("/new"))
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, config.pace)
@@ -421,9 +420,6 @@ async def play_room(room: Room, token: str | None, header: ui.header,
         return
     colour = room.colour_of(token)
 
-    async def send(action: Action, version: int) -> None:
-        await rooms.act(room, token, action, version)
-
     async def play_again() -> None:
         if room.game_id != game.id:  # a second tap, or another tab was quicker: done already
             return
@@ -434,8 +430,7 @@ async def play_room(room: Room, token: str | None, header: ui.header,
 
     if colour is None:
         ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
-    view = TableView(game, settings, play_again, seat=colour if colour is not None else -1,
-                     send=send)
+    view = TableView(RoomSeating(rooms, room, token, game, colour), settings, play_again)
     host_tools(rooms, room, token)
     with header:
         settings_button(settings, lambda: view.redraw([]))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from nicegui import ui
@@ -25,7 +25,7 @@ from parcheesi.ai import hint
 from parcheesi.board import COLOURS
 from parcheesi.game import Action, Captured, Event, Roll, Won
 from parcheesi.state import IllegalAction, Phase
-from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed
+from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed, Seating
 
 from .board import Board
 from .buttons import PlainButton
@@ -42,25 +42,15 @@ NOT_THROUGH = "That did not go through. Please try again."
 log = logging.getLogger("parcheesi.ui")
 
 
-Send = Callable[[Action, int], Awaitable[Any]]
-"""How this tab submits an action made against a game version."""
-
-
 class TableView:
     """The widgets of one table, applying the :class:`Screen` its model describes."""
 
-    def __init__(self, game: LiveGame, settings: Settings, on_new_game: Callable[[], Any],
-                 local_colour: int | None = None, *, seat: int | None = None,
-                 send: Send | None = None) -> None:
-        self.game = game
+    def __init__(self, seating: Seating, settings: Settings,
+                 on_new_game: Callable[[], Any]) -> None:
+        self.seating = seating
+        self.game = game = seating.game
         self.settings = settings
         self.on_new_game = on_new_game
-        self.local_colour = local_colour if seat is None else seat
-        """The seat this tab plays in a solo or online game (the board turns to it)."""
-        self.seat = seat
-        """Online: the only seat this tab may act for (-1: watching only); None: every human
-        seat (a local game)."""
-        self._send = send or (lambda action, version: game.act(action, version=version))
         self.version_seen = game.version
         """The game version the table on screen was drawn for (part of its stamp)."""
         self.answers = 0
@@ -141,11 +131,9 @@ class TableView:
     # --- names and permissions -----------------------------------------------------------------
 
     def can_act(self) -> bool:
-        """A person at this tab may act now: a human seat (this tab's, online) is to act."""
-        game = self.game
-        if game.over or not game.seat_to_act().is_human:
-            return False
-        return self.seat is None or game.state.turn == self.seat
+        """A person at this tab may act now (the seating says: a human seat, this tab's
+        online, is to act)."""
+        return self.seating.may_act()
 
     def seen(self) -> Seen:
         """What the model reads of the game now."""
@@ -192,7 +180,7 @@ class TableView:
             return False
         self.busy = True
         try:
-            await self._send(action, version)
+            await self.seating.act(action, version)
         except (Refused, SaveFailed) as error:
             self.say(str(error))
             return False
@@ -300,7 +288,7 @@ class TableView:
     def rotation(self) -> int:
         choice = self.settings.orientation
         if choice == "auto":
-            local = self.local_colour
+            local = self.seating.view_colour
             return local if local is not None and local in range(4) else 0
         if choice == "turn":
             return self.game.state.turn

@@ -163,6 +163,31 @@ def _well_formed(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code)
 
 
+@dataclass(frozen=True)
+class RoomSeating:
+    """The seat of an online room that a browser's token held when its page was built
+    (``colour`` None: a watcher, who may not act)."""
+
+    rooms: Rooms
+    room: Room
+    token: str | None
+    game: LiveGame
+    colour: int | None
+
+    @property
+    def view_colour(self) -> int | None:
+        return self.colour
+
+    def may_act(self) -> bool:
+        colour = self.colour
+        game = self.game
+        return (colour is not None and not game.over and game.state.turn == colour
+                and game.seat_to_act().is_human)
+
+    async def act(self, action: Action, version: int) -> list[Event]:
+        return await self.rooms.act(self.room, self.token, action, version)
+
+
 def expired(room: Room) -> bool:
     return datetime.now(UTC) - room.last_action_at > EXPIRY
 
@@ -562,7 +587,7 @@ class Rooms:
         for code in gone:
             room = self.rooms.pop(code)
             if room.watched is not None:
-                room.watched.watchers.clear()
+                room.watched.unwatch()
             room.watched = None
         self.guesses.sweep()
         self.claims.sweep()
@@ -592,10 +617,9 @@ class Rooms:
                 self._saving.add(task)
                 task.add_done_callback(self._saved)
 
-        game.watchers[:] = [on_action]
         # Computers play while a player of the room is connected (watchers do not count).
-        game.present = lambda: any(room.connections.get(s.colour, 0) > 0
-                                   for s in room.human_seats())
+        game.watch(on_action, lambda: any(room.connections.get(s.colour, 0) > 0
+                                          for s in room.human_seats()))
         room.watched = game
 
     def _saved(self, task: asyncio.Task[None]) -> None:

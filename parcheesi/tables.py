@@ -20,6 +20,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Protocol
 
 from .ai import TABLE_LEVELS
 from .board import COLOUR_INDEX, COLOURS
@@ -157,9 +158,7 @@ class LiveGame:
         """Open views of this game; while there are none, computers wait."""
         self.watchers: list[Listener] = []
         """Bookkeeping callbacks (rooms) told of every action; they do not count as views."""
-        self.present: Callable[[], bool] = lambda: bool(self.listeners)
-        """Whether a person is there to watch: computers wait while nobody is. A room
-        replaces it with "a player of the room is connected"."""
+        self._presence: Callable[[], bool] | None = None
         self.changed = asyncio.Event()
         """Set on every accepted action and on every (un)subscription: wakes the runner."""
         self.abandoned = False
@@ -187,6 +186,25 @@ class LiveGame:
         if listener in self.listeners:
             self.listeners.remove(listener)
         self._touch()
+
+    def watch(self, watcher: Listener, presence: Callable[[], bool] | None = None) -> None:
+        """Tell ``watcher`` (the game's room) of every action, before the views; with
+        ``presence``, the room also says whether a person is there (see :meth:`present`).
+        A game has one watcher: a new one replaces the last."""
+        self.watchers[:] = [watcher]
+        self._presence = presence
+
+    def unwatch(self) -> None:
+        self.watchers.clear()
+        self._presence = None
+
+    def present(self) -> bool:
+        """Whether a person is there to watch: computers wait while nobody is. A view open
+        counts, unless the game's watcher says who counts (a room: one of its players
+        connected)."""
+        if self._presence is not None:
+            return self._presence()
+        return bool(self.listeners)
 
     def hold(self) -> None:
         """A page was built on this object: keep it loaded until :meth:`release`."""
@@ -289,6 +307,39 @@ class LiveGame:
         log.warning("game reloaded from the database", extra={"game": self.id,
                                                               "version": row.version})
         self.notify([])
+
+
+class Seating(Protocol):
+    """Whom a table acts for: a shared screen or a solo player's device (every human seat),
+    or one seat of an online room. The table asks it, never the game, whether the person in
+    front of it may act, and sends actions through it."""
+
+    @property
+    def game(self) -> LiveGame: ...
+
+    @property
+    def view_colour(self) -> int | None:
+        """The colour the board turns to by default (None: Ruby's side)."""
+
+    def may_act(self) -> bool:
+        """Whether the person at this table may act now."""
+
+    async def act(self, action: Action, version: int) -> list[Event]:
+        """Play ``action`` made against ``version`` (raises like :meth:`LiveGame.act`)."""
+
+
+@dataclass(frozen=True)
+class LocalSeating:
+    """Every human seat of a game played on this device."""
+
+    game: LiveGame
+    view_colour: int | None = None
+
+    def may_act(self) -> bool:
+        return not self.game.over and self.game.seat_to_act().is_human
+
+    async def act(self, action: Action, version: int) -> list[Event]:
+        return await self.game.act(action, version=version)
 
 
 async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
