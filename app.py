@@ -40,12 +40,12 @@ from components.setup import SetupForm
 from components.sockets import install as guard_sockets
 from components.table import TableView
 from parcheesi.config import ConfigError, parse, proxy_settings
+from parcheesi.live import Hub, LocalSeating, Seat
 from parcheesi.logs import configure as configure_logging
 from parcheesi.migrate import upgrade
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 from parcheesi.store import Store
-from parcheesi.tables import Hub, LocalSeating, Seat
 
 SIMULATED = "NICEGUI_USER_SIMULATION" in os.environ or "NICEGUI_SCREEN_TEST_PORT" in os.environ
 """Under NiceGUI's test fixtures the command line belongs to pytest, not to us."""

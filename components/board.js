@@ -1,4 +1,4 @@
-// The Parcheesi board as one SVG. Every coordinate comes from Python (components/board.py,
+// The Parcheesi board as one SVG. Every coordinate comes from Python (components/board_view.py,
 // parcheesi/layout.py); this file only draws what it is given and plays the moves it is sent.
 
 // The static board: re-rendered only when its props change, not on every animation frame.

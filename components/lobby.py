@@ -16,8 +16,8 @@ from nicegui import Client, ui
 
 from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
+from parcheesi.live import HUMAN, NAME_LENGTH
 from parcheesi.rooms import Room, RoomError, Rooms, RoomStatus
-from parcheesi.tables import HUMAN, NAME_LENGTH
 
 from .palette import PAINTS
 

@@ -13,7 +13,7 @@ from nicegui import ui
 
 from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
-from parcheesi.tables import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
+from parcheesi.live import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
 
 from .palette import PAINTS
 

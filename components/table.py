@@ -24,12 +24,12 @@ from nicegui import ui
 from parcheesi.ai import hint
 from parcheesi.board import COLOURS
 from parcheesi.game import Action, Captured, Event, Roll, Won
+from parcheesi.live import STALE, LiveGame, Refused, SaveFailed, Seating
 from parcheesi.state import IllegalAction, Phase
-from parcheesi.tables import STALE, LiveGame, Refused, SaveFailed, Seating
 
-from .board import Board
+from .board_view import Board
 from .buttons import PlainButton
-from .dice import Dice
+from .dice_view import Dice
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings

@@ -27,8 +27,8 @@ from parcheesi.game import (
     TurnPassed,
     standings,
 )
+from parcheesi.live import Stats
 from parcheesi.state import Phase, State
-from parcheesi.tables import Stats
 
 from .palette import TONES, Tone
 from .texts import describe, move_log, option_label, piece_label

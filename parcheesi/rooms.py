@@ -30,8 +30,7 @@ from enum import StrEnum
 
 from .ai import TABLE_LEVELS
 from .game import Action, Event
-from .store import RoomRow, Store
-from .tables import (
+from .live import (
     COMPUTER,
     HUMAN,
     IDLE_BEFORE_UNLOAD,
@@ -43,6 +42,7 @@ from .tables import (
     SetupError,
     check_seats,
 )
+from .store import RoomRow, Store
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from .ai import decide
+from .live import LiveGame, SaveFailed
 from .state import IllegalAction
-from .tables import LiveGame, SaveFailed
 
 log = logging.getLogger(__name__)
 

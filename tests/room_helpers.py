@@ -25,9 +25,9 @@ from nicegui.testing import User, UserInteraction
 from ui_helpers import TIMEOUT, element, elements, press_element, settle, text, until
 
 from components.lobby import TOKEN_PREFIX
+from parcheesi.live import Hub
 from parcheesi.rooms import Rooms
 from parcheesi.store import Store
-from parcheesi.tables import Hub
 
 _JS_STRING = r'("(?:[^"\\]|\\.)*")'
 

@@ -44,9 +44,9 @@ from ui_helpers import (
 from components.setup import SetupForm
 from parcheesi.ai import hint
 from parcheesi.game import apply
+from parcheesi.live import COMPUTER, HUMAN, STALE
 from parcheesi.notation import action_from_json
 from parcheesi.state import Phase
-from parcheesi.tables import COMPUTER, HUMAN, STALE
 
 SEED = 26
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -55,7 +55,7 @@ APP = Path(__file__).resolve().parent.parent / "app.py"
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
 
 
 @pytest.fixture

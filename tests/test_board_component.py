@@ -16,7 +16,7 @@ from nicegui.testing import Screen, User
 from selenium.webdriver import ActionChains, Keys
 from selenium.webdriver.common.by import By
 
-from components.board import Board
+from components.board_view import Board
 from parcheesi.board import HOME, START
 from parcheesi.layout import CELL, piece_point, square_point, start_slots
 

@@ -26,7 +26,7 @@ WAIT = 8.0
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
 
 
 def css(testid: str) -> str:

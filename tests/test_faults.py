@@ -22,9 +22,9 @@ import pytest
 from parcheesi import runner as runner_module
 from parcheesi import store as store_module
 from parcheesi.game import Roll, legal_actions
+from parcheesi.live import COMPUTER, HUMAN, Hub, LiveGame, SaveFailed, Seat
 from parcheesi.runner import SAVING_FAILED, play_computers, supervise
 from parcheesi.store import Store
-from parcheesi.tables import COMPUTER, HUMAN, Hub, LiveGame, SaveFailed, Seat
 
 TIMEOUT = 10.0
 PEOPLE = [Seat(colour=0, kind=HUMAN), Seat(colour=2, kind=HUMAN)]

@@ -36,9 +36,9 @@ from ui_helpers import (
 
 from parcheesi.board import HOME
 from parcheesi.game import Game
+from parcheesi.live import LiveGame, Stats
 from parcheesi.notation import action_from_json
 from parcheesi.state import Phase
-from parcheesi.tables import LiveGame, Stats
 
 SEED = 1
 LEVEL = "hard"
@@ -58,7 +58,7 @@ async def record_replay(game: LiveGame) -> tuple[Game, Stats]:
 
 @pytest.fixture
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
 
 
 async def test_a_solo_game_is_played_to_the_winner_card(fixed_seed, user: User) -> None:

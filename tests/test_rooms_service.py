@@ -25,6 +25,16 @@ from sqlalchemy import text as sql_text
 
 from parcheesi.ai import decide
 from parcheesi.game import Move, Roll
+from parcheesi.live import (
+    COMPUTER,
+    HUMAN,
+    IDLE_BEFORE_UNLOAD,
+    STALE,
+    Hub,
+    LiveGame,
+    Refused,
+    Seat,
+)
 from parcheesi.migrate import sync_url
 from parcheesi.rooms import (
     ALPHABET,
@@ -41,16 +51,6 @@ from parcheesi.rooms import (
 from parcheesi.runner import play_computers
 from parcheesi.state import IllegalAction, Phase
 from parcheesi.store import Store
-from parcheesi.tables import (
-    COMPUTER,
-    HUMAN,
-    IDLE_BEFORE_UNLOAD,
-    STALE,
-    Hub,
-    LiveGame,
-    Refused,
-    Seat,
-)
 
 SEED = 14
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -62,7 +62,7 @@ TIMEOUT = 10.0
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.tables.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
 
 
 class FakeClock:

@@ -40,8 +40,8 @@ from room_helpers import (
 from ui_helpers import element, elements, enabled, settle, text, until
 
 from parcheesi.ai import decide
+from parcheesi.live import COMPUTER, STALE, LiveGame
 from parcheesi.state import Phase
-from parcheesi.tables import COMPUTER, STALE, LiveGame
 
 SEED_4 = 63
 SEED_2 = 14
@@ -66,7 +66,7 @@ class Person:
 @pytest.fixture
 def seed(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     def use(value: int) -> None:
-        monkeypatch.setattr("parcheesi.tables.new_seed", lambda: value)
+        monkeypatch.setattr("parcheesi.live.new_seed", lambda: value)
 
     use(SEED_4)
     return use

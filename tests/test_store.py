@@ -14,10 +14,10 @@ from sqlalchemy import create_engine, text
 from parcheesi import store as store_module
 from parcheesi.backup import backup, restore
 from parcheesi.game import Roll, legal_actions
+from parcheesi.live import COMPUTER, HUMAN, Hub, LiveGame, Seat
 from parcheesi.migrate import current_revision, sync_url, upgrade
 from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
-from parcheesi.tables import COMPUTER, HUMAN, Hub, LiveGame, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]

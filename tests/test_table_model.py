@@ -7,8 +7,8 @@ from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
 from components.table_model import HINT_UNAVAILABLE, Seen, TableModel
 from parcheesi.game import Move, Roll, apply, standings
+from parcheesi.live import Stats
 from parcheesi.state import State
-from parcheesi.tables import Stats
 
 NAMES = {RUBY: "Ann", EMERALD: "Emerald", SAPPHIRE: "Sapphire", AMBER: "Amber"}
 SEATS = {RUBY: "Ann (Ruby)", EMERALD: "Emerald, easy computer",

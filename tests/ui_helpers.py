@@ -24,10 +24,10 @@ from typing import Any
 from nicegui import Client, ElementFilter, background_tasks, ui
 from nicegui.testing import User, UserInteraction
 
-from components.board import Board
+from components.board_view import Board
 from parcheesi.board import COLOURS
+from parcheesi.live import Hub, LiveGame
 from parcheesi.state import Phase
-from parcheesi.tables import Hub, LiveGame
 
 TIMEOUT = 10.0
 

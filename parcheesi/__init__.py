@@ -1,0 +1,20 @@
+"""Parcheesi: the rules engine and everything that serves it, without any user interface.
+
+The engine is pure and deterministic (dice are injected): :mod:`.state` (the position),
+:mod:`.game` (actions, events, :func:`~.game.apply`), :mod:`.choices` (what each open choice
+does), :mod:`.rules` (the roll search), :mod:`.board` and :mod:`.layout` (geometry),
+:mod:`.dice`, :mod:`.notation` (position, outcome and record JSON) and :mod:`.analysis`.
+:mod:`.ai` holds the computer players and :mod:`.simulate` plays them against each other.
+
+Around it: :mod:`.live` (live games and the hub that loads them), :mod:`.rooms` (online
+rooms), :mod:`.runner` (the computers' supervised task), :mod:`.store` (SQLite or
+PostgreSQL), :mod:`.migrate` and :mod:`.backup`, :mod:`.config` and :mod:`.logs`. The command
+line is ``python -m parcheesi``.
+"""
+
+from .choices import Choice, choices
+from .game import Action, Event, Move, Reward, Roll, apply, legal_actions, standings
+from .state import IllegalAction, Phase, State, new_state
+
+__all__ = ["Action", "Choice", "Event", "IllegalAction", "Move", "Phase", "Reward", "Roll",
+           "State", "apply", "choices", "legal_actions", "new_state", "standings"]
