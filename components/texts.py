@@ -83,6 +83,11 @@ def move_log(events: Iterable[Event], name: Namer, lines: int) -> list[str]:
 
 def describe(event: Event, name: Namer) -> str | None:
     """One sentence for an event, or None for events that need no words."""
+    return _turn_words(event, name) or _piece_words(event, name)
+
+
+def _turn_words(event: Event, name: Namer) -> str | None:
+    """Rolls and turns."""
     match event:
         case OpeningRolled(colour, dice):
             return f"{name(colour)} rolled {dice[0]} and {dice[1]} for the start"
@@ -91,10 +96,24 @@ def describe(event: Event, name: Namer) -> str | None:
         case Starts(colour):
             return f"{name(colour)} starts"
         case Rolled(colour, dice, portions):
-            if not portions:
-                return f"{name(colour)} rolled {dice[0]} and {dice[1]}: third doubles"
             extra = f" (moves {'+'.join(map(str, portions))})" if len(portions) == 4 else ""
             return f"{name(colour)} rolled {dice[0]} and {dice[1]}{extra}"
+        case NoMove(colour, _):
+            return f"{name(colour)} cannot move"
+        case Penalty(colour, piece):
+            if piece is None:
+                return f"Third doubles: {name(colour)} has no piece out, nothing goes back"
+            return f"Third doubles: {name(colour)}'s piece {piece + 1} goes back to START"
+        case TurnPassed(colour):
+            return f"{name(colour)}'s turn"
+        case Won(colour):
+            return f"{name(colour)} wins!"
+    return None
+
+
+def _piece_words(event: Event, name: Namer) -> str | None:
+    """What happened to pieces."""
+    match event:
         case Entered(colour, piece, _):
             return f"{name(colour)} entered piece {piece + 1}"
         case Moved(colour, piece, _, end, count, reward):
@@ -109,14 +128,4 @@ def describe(event: Event, name: Namer) -> str | None:
             return f"{name(colour)}'s piece {piece + 1} reached HOME and earned 10"
         case RewardsForfeited(colour, amounts):
             return f"{name(colour)} could not use the bonus {' + '.join(map(str, amounts))}"
-        case NoMove(colour, _):
-            return f"{name(colour)} cannot move"
-        case Penalty(colour, piece):
-            if piece is None:
-                return f"Third doubles: {name(colour)} has no piece out, nothing goes back"
-            return f"Third doubles: {name(colour)}'s piece {piece + 1} goes back to START"
-        case TurnPassed(colour):
-            return f"{name(colour)}'s turn"
-        case Won(colour):
-            return f"{name(colour)} wins!"
     return None

@@ -93,3 +93,14 @@ def test_a_finished_game_shows_the_standings():
         (1, "Ann", 4), (2, "Sapphire", 1)]
     assert standings(over) == [RUBY, SAPPHIRE]
     assert screen.status == "" and not screen.can_roll
+
+
+def test_the_third_doubles_is_told_by_its_own_event():
+    before = at_roll("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, doubles=2)
+    after, events = apply(before, Roll(), (6, 6))
+    stats = Stats()
+    stats.record(events)
+    screen = TableModel().screen(seen(after, stats=stats, acting=False), events)
+    assert screen.log == ("Sapphire's turn",
+                          "Third doubles: Ann's piece 2 goes back to START",
+                          "Ann rolled 6 and 6")
