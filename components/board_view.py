@@ -82,29 +82,37 @@ def _r(value: float) -> float:
     return round(value, 1)
 
 
-def _geometry() -> dict[str, Any]:
-    """The static drawing, computed once per process."""
-    track = [[_r(v) for v in track_rect(s)] for s in range(68)]
-    lanes = [
-        [c, *(_r(v) for v in lane_rect(c, p))] for c in range(len(COLOURS)) for p in range(64, 71)
-    ]
+def _points(points: Iterable[tuple[float, float]]) -> str:
+    """SVG ``points`` text."""
+    return " ".join(f"{_r(x)},{_r(y)}" for x, y in points)
+
+
+def _squares() -> dict[str, Any]:
+    """The track's squares, the home lanes and the safe squares' marks."""
     safe = []
     for mark in safe_squares():
         x, y = rect_centre(track_rect(mark.square))
         safe.append([_r(x), _r(y), -1 if mark.colour is None else mark.colour])
     return {
+        "track": [[_r(v) for v in track_rect(s)] for s in range(68)],
+        "lanes": [[c, *(_r(v) for v in lane_rect(c, p))]
+                  for c in range(len(COLOURS)) for p in range(64, 71)],
+        "safe": safe,
+    }
+
+
+def _geometry() -> dict[str, Any]:
+    """The static drawing, computed once per process."""
+    colours = range(len(COLOURS))
+    return {
         "size": SIZE,
         "cell": _r(CELL),
         "colours": [[name, *BOARD_SHADES[c]] for c, name in enumerate(COLOURS)],
-        "track": track,
-        "lanes": lanes,
-        "safe": safe,
-        "star": " ".join(f"{_r(x)},{_r(y)}" for x, y in star_points(0.36 * CELL)),
-        "starts": [[_r(v) for v in start_circle(c)] for c in range(len(COLOURS))],
-        "slots": [[_r(x), _r(y)] for c in range(len(COLOURS)) for x, y in start_slots(c)],
-        "homes": [
-            " ".join(f"{_r(x)},{_r(y)}" for x, y in home_triangle(c)) for c in range(len(COLOURS))
-        ],
+        **_squares(),
+        "star": _points(star_points(0.36 * CELL)),
+        "starts": [[_r(v) for v in start_circle(c)] for c in colours],
+        "slots": [[_r(x), _r(y)] for c in colours for x, y in start_slots(c)],
+        "homes": [_points(home_triangle(c)) for c in colours],
         "centre": [_r(v) for v in centre_rect()],
         "label": "Parcheesi board",
     }

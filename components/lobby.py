@@ -17,7 +17,7 @@ from nicegui import Client, ui
 from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
 from parcheesi.live import HUMAN, NAME_LENGTH
-from parcheesi.rooms import Room, RoomError, Rooms, RoomStatus
+from parcheesi.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
 
 from .palette import PAINTS
 
@@ -123,31 +123,7 @@ class LobbyView:
         self.seats.clear()
         with self.seats:
             for seat in room.seats.values():
-                name = COLOURS[seat.colour]
-                with ui.row().classes("items-center gap-2 w-full no-wrap"):
-                    ui.element("div").style(
-                        f"width:18px;height:18px;border-radius:50%;"
-                        f"background:{PAINTS[seat.colour].fill};flex:none").props('aria-hidden="true"')
-                    ui.label(name.title()).classes("w-20 font-medium")
-                    if seat.kind != HUMAN:
-                        ui.label(f"{seat.level.title()} computer")
-                    elif seat.claimed:
-                        who = seat.name or "A player"
-                        if seat.colour == mine:
-                            who += " (you)"
-                        if seat.colour == room.host:
-                            who += ", host"
-                        ui.label(who)
-                        ready = seat.ready or seat.colour == room.host
-                        ui.badge("ready" if ready else "not ready",
-                                 color="positive" if ready else "grey").props(
-                            f'data-testid=seat-status-{name}')
-                    elif mine is None:
-                        ui.button("Take this seat",
-                                  on_click=lambda c=seat.colour: self.claim(c)).props(
-                            f'data-testid=claim-seat-{name} outline dense')
-                    else:
-                        ui.label("Open seat").classes("text-grey-7")
+                self._seat_row(seat, mine)
         is_host = mine == room.host
         self.ready_button.set_visibility(mine is not None and not is_host)
         if mine is not None and not is_host:
@@ -157,6 +133,37 @@ class LobbyView:
         self.name.set_visibility(mine is None or not is_host)
         self.start_button.set_visibility(is_host)
         self.start_button.set_enabled(room.can_start())
+
+    def _seat_row(self, seat: RoomSeat, mine: int | None) -> None:
+        """One seat of the lobby: its colour, and who sits there or how to take it."""
+        name = COLOURS[seat.colour]
+        with ui.row().classes("items-center gap-2 w-full no-wrap"):
+            ui.element("div").style(
+                f"width:18px;height:18px;border-radius:50%;"
+                f"background:{PAINTS[seat.colour].fill};flex:none").props('aria-hidden="true"')
+            ui.label(name.title()).classes("w-20 font-medium")
+            if seat.kind != HUMAN:
+                ui.label(f"{seat.level.title()} computer")
+            elif seat.claimed:
+                self._taken(seat, mine)
+            elif mine is None:
+                ui.button("Take this seat",
+                          on_click=lambda c=seat.colour: self.claim(c)).props(
+                    f'data-testid=claim-seat-{name} outline dense')
+            else:
+                ui.label("Open seat").classes("text-grey-7")
+
+    def _taken(self, seat: RoomSeat, mine: int | None) -> None:
+        who = seat.name or "A player"
+        if seat.colour == mine:
+            who += " (you)"
+        if seat.colour == self.room.host:
+            who += ", host"
+        ui.label(who)
+        ready = seat.ready or seat.colour == self.room.host
+        ui.badge("ready" if ready else "not ready",
+                 color="positive" if ready else "grey").props(
+            f'data-testid=seat-status-{COLOURS[seat.colour]}')
 
     async def claim(self, colour: int) -> None:
         await self._try(self._claim(colour))
