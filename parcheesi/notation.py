@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, START, opposite, track_square
 from .dice import Dice
@@ -208,24 +208,31 @@ def request_from_json(obj: Any) -> tuple[State, Dice]:
         if key not in obj:
             raise NotationError(f"missing field {key!r}")
     pieces = pieces_from_json(obj["pieces"])
-    turn = obj["turn"]
-    if not isinstance(turn, str) or turn not in COLOUR_INDEX:
-        raise NotationError(f"turn {_brief(json.dumps(turn))} is not a colour")
-    colour = COLOUR_INDEX[turn]
-    if not pieces[colour]:
-        raise NotationError(f"turn {turn!r} is not among the colours")
+    colour = _request_turn(obj["turn"], pieces)
     dice = obj["dice"]
-    if (not isinstance(dice, list) or len(dice) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6
-                   for v in dice)):
+    if not isinstance(dice, list) or len(dice) != 2 or not all(_int_in(v, 1, 6) for v in dice):
         raise NotationError(f"dice must be two values 1..6, not {_brief(json.dumps(dice))}")
     doubles = obj.get("doubles", 0)
-    if isinstance(doubles, bool) or not isinstance(doubles, int) or not 0 <= doubles <= 2:
+    if not _int_in(doubles, 0, 2):
         raise NotationError(f"doubles must be 0, 1 or 2, not {_brief(json.dumps(doubles))}")
     colours = tuple(c for c in range(4) if pieces[c])
     state = State(colours=colours, pieces=pieces, phase=Phase.ROLL, turn=colour,
                   doubles=doubles, pairs=blockade_pairs(pieces[colour]))
     return state, (dice[0], dice[1])
+
+
+def _request_turn(turn: Any, pieces: Pieces) -> int:
+    if not isinstance(turn, str) or turn not in COLOUR_INDEX:
+        raise NotationError(f"turn {_brief(json.dumps(turn))} is not a colour")
+    colour = COLOUR_INDEX[turn]
+    if not pieces[colour]:
+        raise NotationError(f"turn {turn!r} is not among the colours")
+    return colour
+
+
+def _int_in(value: object, low: int, high: int) -> TypeGuard[int]:
+    """Whether ``value`` is a JSON integer (true and false are not) from low to high."""
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
 def compact(obj: Any) -> str:
@@ -250,13 +257,12 @@ def action_from_json(obj: Any) -> Action:
     if kind == "roll":
         return Roll()
     piece = obj.get("piece")
-    if isinstance(piece, bool) or not isinstance(piece, int) or not 1 <= piece <= 4:
+    if not _int_in(piece, 1, 4):
         raise NotationError("piece must be 1..4")
     if kind == "move":
         portions = obj.get("portions")
         if (not isinstance(portions, list) or not 1 <= len(portions) <= 4
-                or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6
-                       for v in portions)):
+                or not all(_int_in(v, 1, 6) for v in portions)):
             raise NotationError("portions must be a list of one to four values 1..6")
         return Move(piece - 1, tuple(portions))
     amount = obj.get("amount")
