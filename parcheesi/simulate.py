@@ -78,20 +78,9 @@ def _play_chunk(args: tuple[list[str], int, list[int]]) -> list[GameResult]:
 
 def simulate(players: list[str], games: int, seed: int, workers: int = 1) -> dict[str, object]:
     """Play ``games`` games and summarise wins, length, speed and decision times."""
-    for name in players:
-        if name not in LEVELS:
-            raise ValueError(f"unknown player {name!r} (use {', '.join(LEVELS)})")
-    if not 2 <= len(players) <= 4:
-        raise ValueError("a game needs 2 to 4 players")
-    if games < 1:
-        raise ValueError("--games must be at least 1")
+    _check(players, games)
     started = time.perf_counter()
-    if workers > 1:
-        chunks = [(players, seed, list(range(w, games, workers))) for w in range(workers)]
-        with ProcessPoolExecutor(workers) as pool:
-            results = [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
-    else:
-        results = _play_chunk((players, seed, list(range(games))))
+    results = _play_all(players, games, seed, workers)
     elapsed = time.perf_counter() - started
     names = list(dict.fromkeys(players))
     wins = {name: sum(1 for r in results if r.winner == name) for name in names}
@@ -109,6 +98,25 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1) -> dic
         "games_per_second": games / elapsed if elapsed > 0 else float("inf"),
         "decision_ms": decision,
     }
+
+
+def _check(players: list[str], games: int) -> None:
+    for name in players:
+        if name not in LEVELS:
+            raise ValueError(f"unknown player {name!r} (use {', '.join(LEVELS)})")
+    if not 2 <= len(players) <= 4:
+        raise ValueError("a game needs 2 to 4 players")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+
+
+def _play_all(players: list[str], games: int, seed: int, workers: int) -> list[GameResult]:
+    """Every game's result, in ``workers`` processes (the results do not depend on them)."""
+    if workers <= 1:
+        return _play_chunk((players, seed, list(range(games))))
+    chunks = [(players, seed, list(range(w, games, workers))) for w in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        return [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
 
 
 def _wilson(wins: int, games: int) -> dict[str, float]:
