@@ -224,26 +224,7 @@ def _dice_tables() -> dict[str, tuple[list[int], int, list[int]]]:
         enter_then = [0] * 15
         for k, (a, b) in enumerate(_DICE):
             bit = 1 << k
-            distances: set[int] = set()
-            after_entry: set[int] = set()
-            can_enter = False
-            if mode == "none" and a == b:
-                c = 7 - a
-                distances = {a, 2 * a, c, 2 * c, a + c, 2 * a + c, a + 2 * c, 2 * a + 2 * c}
-            elif mode in ("none", "blocked"):
-                distances = {a, b, a + b}
-            elif a + b == 5:
-                can_enter = True
-            elif a == 5 and b == 5:
-                can_enter = True
-                if mode == "one":
-                    distances, after_entry = {5}, {5}
-            elif a == 5 or b == 5:
-                can_enter = True
-                other = b if a == 5 else a
-                distances, after_entry = {other}, {other}
-            else:
-                distances = {a, b, a + b}
+            distances, after_entry, can_enter = _roll_effects(mode, a, b)
             for d in distances:
                 moves[d] |= bit
             for d in after_entry:
@@ -252,6 +233,25 @@ def _dice_tables() -> dict[str, tuple[list[int], int, list[int]]]:
                 enters |= bit
         tables[mode] = (moves, enters, enter_then)
     return tables
+
+
+def _roll_effects(mode: str, a: int, b: int) -> tuple[set[int], set[int], bool]:
+    """For the dice a and b in a START situation (see :func:`_dice_tables`): the distances
+    a piece already out can move, the distances a just-entered piece can move on, and
+    whether a piece enters."""
+    if mode == "none" and a == b:
+        c = 7 - a
+        return {a, 2 * a, c, 2 * c, a + c, 2 * a + c, a + 2 * c, 2 * a + 2 * c}, set(), False
+    if mode in ("none", "blocked"):
+        return {a, b, a + b}, set(), False
+    if a + b == 5:
+        return set(), set(), True
+    if a == 5 and b == 5:
+        return ({5}, {5}, True) if mode == "one" else (set(), set(), True)
+    if a == 5 or b == 5:
+        other = b if a == 5 else a
+        return {other}, {other}, True
+    return {a, b, a + b}, set(), False
 
 
 _TABLES = _dice_tables()
@@ -361,42 +361,57 @@ def _evaluate_hard(after: State, me: int) -> float:
 def explain(state: State, actions: list[Action]) -> str:
     """A short reason for a sequence of actions, from what they do on the board."""
     me = state.turn
+    current, parts, entered, moved_to_lane = _what_happens(state, actions)
+    if entered:
+        parts.append("enters a piece" if entered == 1 else f"enters {entered} pieces")
+    if _builds_safe_blockade(state.mover, current.pieces[me], me):
+        parts.append("builds a blockade on a safe square")
+    if moved_to_lane:
+        parts.append("runs a piece into the home lane")
+    if not parts:
+        parts.append(_quiet_reason(state, current, actions))
+    text = ", ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+def _what_happens(state: State, actions: list[Action]) -> tuple[State, list[str], int, int]:
+    """The state after ``actions``, the captures and HOMEs they make (as reasons), and how
+    many pieces they enter and run into the home lane."""
+    me = state.turn
     parts: list[str] = []
     current = state
     entered = moved_to_lane = 0
     for action in actions:
         current, events = apply(current, action)
         for event in events:
+            if getattr(event, "colour", None) != me and not isinstance(event, Captured):
+                continue
             if isinstance(event, Captured) and event.by_colour == me:
                 parts.append(f"captures {COLOURS[event.colour].title()} and takes the 20")
-            elif isinstance(event, ReachedHome) and event.colour == me:
+            elif isinstance(event, ReachedHome):
                 parts.append(f"brings piece {event.piece + 1} HOME and takes the 10")
-            elif isinstance(event, Entered) and event.colour == me:
+            elif isinstance(event, Entered):
                 entered += 1
-            elif (isinstance(event, Moved) and event.colour == me and event.end > LAST_TRACK
-                  and event.start <= LAST_TRACK and event.end != HOME):
+            elif isinstance(event, Moved) and event.start <= LAST_TRACK < event.end < HOME:
                 moved_to_lane += 1
-    if entered:
-        parts.append("enters a piece" if entered == 1 else f"enters {entered} pieces")
-    own = current.pieces[me]
-    blockade_on_safe = any(
-        own[i] == own[j] and 0 <= own[i] <= LAST_TRACK
-        and track_square(me, own[i]) in SAFE_SQUARES
-        for i in range(4) for j in range(i + 1, 4)) and not any(
-        state.mover[i] == state.mover[j] == own[i]
-        for i in range(4) for j in range(i + 1, 4))
-    if blockade_on_safe:
-        parts.append("builds a blockade on a safe square")
-    if moved_to_lane:
-        parts.append("runs a piece into the home lane")
-    if not parts:
-        before = capture_chances(state.pieces, me)
-        after_risk = capture_chances(current.pieces, me)
-        if sum(after_risk.values()) < sum(before.values()) - 0.05:
-            parts.append("moves pieces out of reach")
-        elif not actions:
-            parts.append("no move is possible")
-        else:
-            parts.append("makes the most progress with the least risk")
-    text = ", ".join(parts)
-    return text[0].upper() + text[1:]
+    return current, parts, entered, moved_to_lane
+
+
+def _builds_safe_blockade(before: tuple[int, ...], own: tuple[int, ...], me: int) -> bool:
+    """Whether two pieces now stand together on a safe track square and did not before."""
+    pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
+    on_safe = any(own[i] == own[j] and 0 <= own[i] <= LAST_TRACK
+                  and track_square(me, own[i]) in SAFE_SQUARES for i, j in pairs)
+    return on_safe and not any(before[i] == before[j] == own[i] for i, j in pairs)
+
+
+def _quiet_reason(state: State, after: State, actions: list[Action]) -> str:
+    """The reason for a roll that captures, enters, runs home or blocks nothing."""
+    me = state.turn
+    risk_before = capture_chances(state.pieces, me)
+    risk_after = capture_chances(after.pieces, me)
+    if sum(risk_after.values()) < sum(risk_before.values()) - 0.05:
+        return "moves pieces out of reach"
+    if not actions:
+        return "no move is possible"
+    return "makes the most progress with the least risk"
