@@ -274,34 +274,57 @@ def capture_chances(pieces: Pieces, me: int,
     targets = [(i, TRACK_SQUARES[me][pieces[me][i]]) for i in exposed]
     survive = dict.fromkeys(exposed, 1.0)
     for o in _opponents(pieces, me):
-        own = pieces[o]
-        to_progress = _SQUARE_TO_PROGRESS[o]
+        reach = _Reach.of(pieces[o], o, blocked)
+        for i, sq in targets:
+            mask = reach.hits(sq)
+            if mask:
+                survive[i] *= 1 - mask.bit_count() / 36
+    return {i: 1 - s for i, s in survive.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """Where one opponent's next roll can land (see :func:`capture_chances`)."""
+
+    to_progress: tuple[int, ...]
+    entering: bool
+    """Whether the opponent must enter a piece when the dice allow it."""
+    moves: list[int]
+    enters: int
+    enter_then: list[int]
+    runners: list[tuple[int, int]]
+    """(progress, the first blockade ahead of it) of each of its pieces on the track."""
+    entry_limit: int
+
+    @classmethod
+    def of(cls, own: tuple[int, ...], colour: int, blocked: list[int]) -> _Reach:
+        to_progress = _SQUARE_TO_PROGRESS[colour]
         walls = sorted(to_progress[sq] for sq in blocked)
-        entry_open = 0 not in walls
         starts = own.count(START)
-        mode = ("none" if not starts else "blocked" if not entry_open
+        mode = ("none" if not starts else "blocked" if 0 in walls
                 else "one" if starts == 1 else "many")
         moves, enters, enter_then = _TABLES[mode]
         runners = [(p, next((w for w in walls if w > p), 99))
                    for p in set(own) if 0 <= p <= LAST_TRACK]
-        entry_limit = next((w for w in walls if w > 0), 99)
-        for i, sq in targets:
-            x = to_progress[sq]
-            if x > LAST_TRACK:
-                continue
-            mask = 0
-            if x == 0:
-                if mode in ("one", "many"):
-                    mask |= enters
-            elif sq not in SAFE_SQUARES:
-                for p, limit in runners:
-                    if 0 < x - p <= 14 and x < limit:
-                        mask |= moves[x - p]
-                if mode in ("one", "many") and x <= 14 and x < entry_limit:
-                    mask |= enter_then[x]
-            if mask:
-                survive[i] *= 1 - mask.bit_count() / 36
-    return {i: 1 - s for i, s in survive.items()}
+        return cls(to_progress, mode in ("one", "many"), moves, enters, enter_then, runners,
+                   next((w for w in walls if w > 0), 99))
+
+    def hits(self, sq: int) -> int:
+        """The dice outcomes (a bitmask over the 36) that land a piece on square ``sq``."""
+        x = self.to_progress[sq]
+        if x > LAST_TRACK:
+            return 0
+        if x == 0:
+            return self.enters if self.entering else 0
+        if sq in SAFE_SQUARES:
+            return 0
+        mask = 0
+        for p, limit in self.runners:
+            if 0 < x - p <= 14 and x < limit:
+                mask |= self.moves[x - p]
+        if self.entering and x <= 14 and x < self.entry_limit:
+            mask |= self.enter_then[x]
+        return mask
 
 
 HARD_WEIGHTS = {
@@ -328,17 +351,39 @@ def _evaluate_hard(after: State, me: int) -> float:
     blend = w["leader_blend"]
     theirs = blend * max(values) + (1 - blend) * sum(values) / len(values)
     score = mine - theirs
-    # Exact risk of being captured before the next turn: the piece's value plus the 20
-    # the opponent earns.
     board = _occupancy(pieces)
+    score = _with_risks(score, pieces, me, opponents, board)
+    score = _with_blockades(score, own, me, board)
+    # The third doubles: if this roll was doubles the player rolls again, and a third
+    # doubles would send the leader back.
+    if after.phase is Phase.ROLL and after.turn == me and after.doubles == 2:
+        leader = max((p for p in own if START < p < HOME), default=None)
+        if leader is not None:
+            score -= piece_value(leader) / 6
+    return score
+
+
+def _with_risks(score: float, pieces: Pieces, me: int, opponents: list[int],
+                board: dict[int, tuple[int, int]]) -> float:
+    """``score`` less the exact risk of being captured before the next turn (the piece's
+    value plus the 20 the opponent earns), plus the opponents' pieces left open to capture
+    (chances for the next turn). Added term by term, in the evaluation's own order."""
+    w = HARD_WEIGHTS
+    own = pieces[me]
     for i, chance in capture_chances(pieces, me, board).items():
         score -= w["risk_scale"] * chance * (piece_value(own[i]) + w["risk_reward"])
-    # Opponent pieces left open to capture are chances for the next turn.
     if w["threat"]:
         for o in opponents:
             for i, chance in capture_chances(pieces, o, board).items():
                 score += w["threat"] * chance * piece_value(pieces[o][i])
-    # Blockades: worth more the more opponent pieces they hold back (within 12 behind).
+    return score
+
+
+def _with_blockades(score: float, own: tuple[int, ...], me: int,
+                    board: dict[int, tuple[int, int]]) -> float:
+    """``score`` plus the blockades: worth more the more opponent pieces they hold back
+    (within 12 squares behind)."""
+    w = HARD_WEIGHTS
     for i in range(4):
         for j in range(i + 1, 4):
             if own[i] == own[j] and 0 <= own[i] <= LAST_TRACK:
@@ -347,12 +392,6 @@ def _evaluate_hard(after: State, me: int) -> float:
                            for c, n in [board.get((sq - d) % TRACK_LENGTH, (me, 0))]
                            if c != me)
                 score += w["blockade"] + w["blockade_held"] * held
-    # The third doubles: if this roll was doubles the player rolls again, and a third
-    # doubles would send the leader back.
-    if after.phase is Phase.ROLL and after.turn == me and after.doubles == 2:
-        leader = max((p for p in own if START < p < HOME), default=None)
-        if leader is not None:
-            score -= piece_value(leader) / 6
     return score
 
 
