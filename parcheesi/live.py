@@ -28,12 +28,14 @@ from .dice import new_seed, seeded
 from .game import Action, Captured, Event, Game, apply
 from .notation import action_from_json, action_to_json, state_from_json, state_to_json
 from .state import IllegalAction, Phase, State, new_state, validate_colours
-from .store import GameRow, Store, VersionConflict
+from .store import PARCHEESI, GameRow, Store, VersionConflict
 
 log = logging.getLogger(__name__)
 
 HUMAN = "human"
 COMPUTER = "computer"
+GAME_KINDS = (PARCHEESI,)
+"""The kinds of game this server plays (``games.kind``)."""
 NAME_LENGTH = 24
 """Characters a player's name may have."""
 MODES = ("same_device", "solo")
@@ -414,6 +416,9 @@ class Hub:
     async def _load(self, game_id: str) -> LiveGame | None:
         row = await self.store.game(game_id)
         if row is None or row.abandoned:
+            return None
+        if row.kind not in GAME_KINDS:  # written by a newer version of the server
+            log.error("game %s is of an unknown kind %r; it is not loaded", row.id, row.kind)
             return None
         state, stats = await load_record(self.store, row)
         game = LiveGame(row, state, self.store, stats, self.clock)

@@ -43,12 +43,18 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+PARCHEESI = "parcheesi"
+"""The game kind of classic Parcheesi, the default of every stored game."""
+
+
 class GameRow(SQLModel, table=True):
     __tablename__ = "games"
 
     id: str = Field(primary_key=True, max_length=32)
     owner: str = Field(index=True, max_length=64)
     """The browser that created a local game."""
+    kind: str = Field(default=PARCHEESI, max_length=16)
+    """The rules the game is played by (``live.GAME_KINDS``)."""
     mode: str = Field(max_length=16)
     """``same_device`` or ``solo``."""
     seats: str

@@ -128,13 +128,14 @@ async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resu
     with engine.begin() as connection:
         connection.execute(text("DROP TABLE rooms"))
         connection.execute(text("DROP TABLE health"))
+        connection.execute(text("ALTER TABLE games DROP COLUMN kind"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
     engine.dispose()
     assert current_revision(database_url) == "0001"
 
     upgraded = Store(database_url)
     resumed = await Hub(upgraded).local_game("browser-c")
-    assert current_revision(database_url) == "0003"
+    assert current_revision(database_url) == "0004"
     assert resumed is not None
     assert (resumed.state, resumed.version) == (saved["state"], saved["version"])
     await play_some(resumed, 3)
@@ -142,11 +143,36 @@ async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resu
     await upgraded.close()
 
 
+async def test_games_from_before_game_kinds_are_parcheesi_and_unknown_kinds_stay_unloaded(
+        database_url):
+    store = Store(database_url)
+    old = await Hub(store).create_local("browser-k", "solo", SEATS)
+    other = await Hub(store).create_local("browser-l", "solo", SEATS)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before game kinds left it
+        connection.execute(text("ALTER TABLE games DROP COLUMN kind"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0003'"))
+    await asyncio.to_thread(upgrade, database_url)
+    with engine.begin() as connection:
+        kinds = dict(connection.execute(text("SELECT id, kind FROM games")).all())
+        connection.execute(text("UPDATE games SET kind = 'chess' WHERE id = :id"),
+                           {"id": other.id})
+    engine.dispose()
+    assert kinds == {old.id: "parcheesi", other.id: "parcheesi"}
+
+    reopened = Store(database_url)
+    hub = Hub(reopened)
+    assert (await hub.get(old.id)) is not None
+    assert await hub.get(other.id) is None  # a kind this server does not play
+    await reopened.close()
+
+
 async def test_migrating_a_new_database_step_by_step_reaches_the_same_schema(database_url):
     await asyncio.to_thread(upgrade, database_url, "0001")
     assert current_revision(database_url) == "0001"
     await asyncio.to_thread(upgrade, database_url)
-    assert current_revision(database_url) == "0003"
+    assert current_revision(database_url) == "0004"
     store = Store(database_url)
     assert await store.problem() is None
     await store.close()
@@ -185,7 +211,7 @@ def test_backup_command_writes_a_file_and_reports_bad_urls(tmp_path):
     migrate = subprocess.run([sys.executable, "-m", "parcheesi", "migrate", "--database-url",
                               url], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert migrate.returncode == 0, migrate.stderr
-    assert "0003" in migrate.stdout
+    assert "0004" in migrate.stdout
     out = tmp_path / "copy.sqlite3"
     done = subprocess.run([sys.executable, "-m", "parcheesi", "backup", str(out),
                            "--database-url", url], capture_output=True, text=True, cwd=ROOT,
