@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -130,9 +131,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _database_url(args: argparse.Namespace) -> str:
-    from .config import parse
+    from .config import data_directory, database_setting
 
-    return parse(["--database-url", args.database_url] if args.database_url else []).database_url
+    return database_setting(args.database_url, os.environ, data_directory(os.environ))
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:

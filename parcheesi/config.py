@@ -84,12 +84,8 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     if not 0 <= pace <= 10:
         raise ConfigError("pace must be between 0 and 10 seconds")
     data_dir = Path(args.data_dir) if args.data_dir else root / "data"
-    keep_private(data_dir, args.database_url, env.get("NICEGUI_STORAGE_PATH"))
-    url = args.database_url or default_url(data_dir)
+    url = database_setting(args.database_url, env, data_dir)
     secret = args.storage_secret or _stored_secret(data_dir)
-    if not url.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
-        raise ConfigError("the database URL must start with sqlite+aiosqlite:// or "
-                          "postgresql+psycopg://")
     return Config(host=args.host, port=port, database_url=url, storage_secret=secret,
                   pace=pace, data_dir=data_dir, log_level=log_level,
                   trusted_proxies=_proxies(args.trusted_proxies))
@@ -106,6 +102,28 @@ def proxy_settings(config: Config) -> ProxySettings:
     """Forwarded headers are believed only from the trusted proxies."""
     return {"proxy_headers": bool(config.trusted_proxies),
             "forwarded_allow_ips": ",".join(config.trusted_proxies) or None}
+
+
+def database_setting(database_url: str | None, environ: dict[str, str] | os._Environ[str],
+                     data_dir: Path) -> str:
+    """The database URL from the flag or ``PARCHEESI_DATABASE_URL``, else the SQLite file in
+    the (private) data directory. Commands that do not serve read only this, so they create
+    no storage secret."""
+    url = database_url or environ.get("PARCHEESI_DATABASE_URL")
+    keep_private(data_dir, url, environ.get("NICEGUI_STORAGE_PATH"))
+    url = url or default_url(data_dir)
+    if not url.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
+        raise ConfigError("the database URL must start with sqlite+aiosqlite:// or "
+                          "postgresql+psycopg://")
+    return url
+
+
+def data_directory(environ: dict[str, str] | os._Environ[str],
+                   root: Path | None = None) -> Path:
+    """``PARCHEESI_DATA_DIR``, else ``data/`` next to the code."""
+    root = root or Path(__file__).resolve().parent.parent
+    configured = environ.get("PARCHEESI_DATA_DIR")
+    return Path(configured) if configured else root / "data"
 
 
 def _proxies(text: str) -> tuple[str, ...]:

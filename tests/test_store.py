@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import subprocess
 import sys
@@ -223,3 +224,14 @@ def test_backup_command_writes_a_file_and_reports_bad_urls(tmp_path):
                              capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert missing.returncode == 2
     assert "no database file" in missing.stderr
+
+
+def test_commands_that_do_not_serve_create_no_storage_secret(tmp_path):
+    data = tmp_path / "data"
+    env = {**os.environ, "PARCHEESI_DATA_DIR": str(data)}
+    env.pop("PARCHEESI_DATABASE_URL", None)
+    done = subprocess.run([sys.executable, "-m", "parcheesi", "migrate"], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (data / "parcheesi.sqlite3").exists()
+    assert not (data / "storage-secret").exists()
