@@ -300,16 +300,8 @@ def _move(state: State, action: Move, events: list[Event]) -> State:
             events.append(Entered(colour, piece, step))
         else:
             events.append(Moved(colour, piece, before, node[0][piece], step[0]))
-        if cap_x >= 0:
-            victim = view.opp_owner[cap_x]
-            assert victim is not None
-            pieces = _replace_piece(pieces, victim[0], victim[1], START)
-            events.append(Captured(victim[0], victim[1], colour, piece,
-                                   track_square(colour, cap_x)))
-            rewards.append(20)
-        if node[0][piece] == HOME:
-            events.append(ReachedHome(colour, piece))
-            rewards.append(10)
+        pieces = _landed(pieces, view, colour, piece, cap_x, node[0][piece] == HOME,
+                         events, rewards)
     mover = node[0]
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
     rewards.sort(reverse=True)
@@ -320,6 +312,22 @@ def _move(state: State, action: Move, events: list[Event]) -> State:
                                            rewards=tuple(rewards)), events)
     return state.with_(pieces=pieces, portions=node[2], rewards=tuple(rewards),
                        plan=(plan, node[1]))
+
+
+def _landed(pieces: Pieces, view: View, colour: int, piece: int, cap_x: int, home: bool,
+            events: list[Event], rewards: list[int]) -> Pieces:
+    """After a step of ``piece``: the opponent on ``cap_x`` (if any, >= 0) goes back to START
+    and earns 20, reaching HOME earns 10. Returns the pieces with the capture made."""
+    if cap_x >= 0:
+        victim = view.opp_owner[cap_x]
+        assert victim is not None
+        pieces = _replace_piece(pieces, victim[0], victim[1], START)
+        events.append(Captured(victim[0], victim[1], colour, piece, track_square(colour, cap_x)))
+        rewards.append(20)
+    if home:
+        events.append(ReachedHome(colour, piece))
+        rewards.append(10)
+    return pieces
 
 
 def _why_not(state: State, piece: int, spent: tuple[int, ...]) -> str:
@@ -351,17 +359,8 @@ def _reward(state: State, action: Reward, events: list[Event]) -> State:
     rewards.remove(action.amount)
     events.append(Moved(colour, action.piece, before, mover[action.piece], action.amount,
                         reward=True))
-    pieces = state.pieces
-    if cap_x >= 0:
-        victim = view.opp_owner[cap_x]
-        assert victim is not None
-        pieces = _replace_piece(pieces, victim[0], victim[1], START)
-        events.append(Captured(victim[0], victim[1], colour, action.piece,
-                               track_square(colour, cap_x)))
-        rewards.append(20)
-    if mover[action.piece] == HOME:
-        events.append(ReachedHome(colour, action.piece))
-        rewards.append(10)
+    pieces = _landed(state.pieces, view, colour, action.piece, cap_x,
+                     mover[action.piece] == HOME, events, rewards)
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
     new = state.with_(pieces=pieces, rewards=tuple(sorted(rewards, reverse=True)))
     if all(p == HOME for p in mover):
