@@ -269,26 +269,13 @@ class RollPlan:
         out: list[tuple[Step, Node]] = []
         if not remaining:
             return out
-        view = self.view
         if START in mover:
-            entry_spends: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-            if 5 in remaining:
-                k = remaining.index(5)
-                entry_spends.append(((5,), remaining[:k] + remaining[k + 1:]))
-            if not self.four and len(remaining) == 2 and remaining[0] + remaining[1] == 5:
-                entry_spends.append((remaining, ()))
-            if entry_spends:
-                starts = [i for i in range(4) if mover[i] == START]
-                for spent, rest in entry_spends:
-                    for i in starts if every_piece else starts[:1]:
-                        result = view.enter(mover, captured, i)
-                        if result is not None:
-                            out.append(((i, spent), (result[0], result[1], rest)))
+            self._entries(node, every_piece, out)
         movers = self._movers(mover, every_piece)
         if not movers:
             return out
         blocks = own_blockades(mover)
-        move = view.move
+        move = self.view.move
         last = 0
         for k, v in enumerate(remaining):
             if v == last:
@@ -300,6 +287,24 @@ class RollPlan:
                 if result is not None:
                     out.append(((i, (v,)), (result[0], result[1], rest)))
         return out
+
+    def _entries(self, node: Node, every_piece: bool, out: list[tuple[Step, Node]]) -> None:
+        """Add the entries from ``node`` to ``out``: a 5, or both dice summing to five."""
+        mover, captured, remaining = node
+        entry_spends: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        if 5 in remaining:
+            k = remaining.index(5)
+            entry_spends.append(((5,), remaining[:k] + remaining[k + 1:]))
+        if not self.four and len(remaining) == 2 and remaining[0] + remaining[1] == 5:
+            entry_spends.append((remaining, ()))
+        if not entry_spends:
+            return
+        starts = [i for i in range(4) if mover[i] == START]
+        for spent, rest in entry_spends:
+            for i in starts if every_piece else starts[:1]:
+                result = self.view.enter(mover, captured, i)
+                if result is not None:
+                    out.append(((i, spent), (result[0], result[1], rest)))
 
     def _movers(self, mover: tuple[int, ...], every_piece: bool) -> list[int]:
         """Pieces on the track or lane; of two interchangeable pieces only the first."""
