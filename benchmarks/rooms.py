@@ -488,7 +488,8 @@ def server_log_errors(path: Path) -> tuple[int, int, list[str]]:
     """(error lines, refusals logged, examples) from the server's output."""
     errors, refusals = 0, 0
     examples: list[str] = []
-    for line in path.read_text(errors="replace").splitlines():
+    lines = path.read_text(errors="replace").splitlines()
+    for k, line in enumerate(lines):
         level, message = "", line
         if line.startswith("{"):
             with contextlib.suppress(ValueError):
@@ -501,8 +502,17 @@ def server_log_errors(path: Path) -> tuple[int, int, list[str]]:
                 r"Traceback|\bERROR\b|\bCRITICAL\b|Exception", line)):
             errors += 1
             if len(examples) < 5:
-                examples.append(line[:200])
+                examples.append(_with_exception(line, lines[k + 1:])[:400])
     return errors, refusals, examples
+
+
+def _with_exception(line: str, after: list[str]) -> str:
+    """A traceback's first line with the exception that ends it (the first line after it
+    that is not indented)."""
+    if not line.startswith("Traceback"):
+        return line
+    end = next((x for x in after if x and not x.startswith((" ", "\t"))), "")
+    return f"{line} ... {end}"
 
 
 def database_versions(path: Path) -> dict[str, dict[str, int]]:
