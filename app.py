@@ -491,6 +491,7 @@ def check_before_start() -> None:
     except Exception as error:  # any driver error: report it in one line and stop
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         sys.exit(f"parcheesi: cannot open the database: {reason}")
+    store.migrated()  # once is enough
 
 
 if __name__ == "__main__" and not SIMULATED:

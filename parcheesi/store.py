@@ -184,6 +184,7 @@ class Store:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url)
         self._ready = False
+        self._migrated = False
         self._init_lock = asyncio.Lock()
         sqlite = url.startswith("sqlite")
         self._writing: asyncio.Lock | contextlib.nullcontext[None] = (
@@ -208,10 +209,16 @@ class Store:
         async with self._init_lock:
             if self._ready:
                 return
-            await asyncio.to_thread(upgrade, self.url)
+            if not self._migrated:
+                await asyncio.to_thread(upgrade, self.url)
             if self._sqlite_path is not None:
                 self._identity = _file_identity(self._sqlite_path)
             self._ready = True
+
+    def migrated(self) -> None:
+        """The schema was brought up to date before the server started (the start-up check
+        does it, to stop with a one-line reason if it cannot): :meth:`init` skips it."""
+        self._migrated = True
 
     async def close(self) -> None:
         if self._checkpoint is not None:

@@ -235,3 +235,18 @@ def test_commands_that_do_not_serve_create_no_storage_secret(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (data / "parcheesi.sqlite3").exists()
     assert not (data / "storage-secret").exists()
+
+
+async def test_a_store_migrates_on_init_unless_the_start_up_check_did(database_url, monkeypatch):
+    runs: list[str] = []
+    monkeypatch.setattr(store_module, "upgrade", lambda url: runs.append(url))
+    first = Store(database_url)
+    await first.init()
+    await first.init()  # safe to call again
+    assert runs == [database_url]
+    second = Store(database_url)
+    second.migrated()
+    await second.init()
+    assert runs == [database_url]
+    await first.close()
+    await second.close()
