@@ -26,6 +26,7 @@ from .ai import TABLE_LEVELS
 from .board import COLOUR_INDEX, COLOURS
 from .dice import new_seed, seeded
 from .game import Action, Captured, Event, Game, apply
+from .loading import SingleFlight
 from .notation import action_from_json, action_to_json, state_from_json, state_to_json
 from .state import IllegalAction, Phase, State, new_state, validate_colours
 from .store import PARCHEESI, GameRow, Store, VersionConflict
@@ -365,7 +366,7 @@ class Hub:
         self.store = store
         self.clock = clock
         self.games: dict[str, LiveGame] = {}
-        self._loading: dict[str, asyncio.Task[LiveGame | None]] = {}
+        self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
 
     async def create_local(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
         """A new local game for this browser; its previous local game is abandoned (in the
@@ -405,13 +406,7 @@ class Hub:
         game = self.games.get(game_id)
         if game is not None:
             return game
-        loading = self._loading.get(game_id)
-        if loading is None:
-            loading = asyncio.get_running_loop().create_task(self._load(game_id),
-                                                             name=f"load game {game_id}")
-            self._loading[game_id] = loading
-            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
-        return await asyncio.shield(loading)
+        return await self._loading.load(game_id, self._load)
 
     async def _load(self, game_id: str) -> LiveGame | None:
         row = await self.store.game(game_id)

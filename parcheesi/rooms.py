@@ -42,6 +42,7 @@ from .live import (
     SetupError,
     check_seats,
 )
+from .loading import SingleFlight
 from .store import RoomRow, Store
 
 log = logging.getLogger(__name__)
@@ -307,7 +308,7 @@ class Rooms:
         self.guesses = GuessLimiter(clock)
         self.claims = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock)
         self._saving: set[asyncio.Task[None]] = set()
-        self._loading: dict[str, asyncio.Task[Room | None]] = {}
+        self._loading: SingleFlight[Room | None] = SingleFlight("room")
 
     @property
     def clock(self) -> Clock:
@@ -349,13 +350,7 @@ class Rooms:
         if room is None:
             if not _well_formed(code):
                 return None
-            loading = self._loading.get(code)
-            if loading is None:
-                loading = asyncio.get_running_loop().create_task(self._load(code),
-                                                                 name=f"load room {code}")
-                self._loading[code] = loading
-                loading.add_done_callback(lambda _: self._loading.pop(code, None))
-            room = await asyncio.shield(loading)
+            room = await self._loading.load(code, self._load)
             if room is None:
                 return None
         if expired(room):  # also while still held in memory, before the clean-up runs
