@@ -79,7 +79,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from phones import Browser, Page, StepFailed, acker, address, parse_page
+from phones import Browser, Page, StepFailed, acker, address, claim_seat, parse_page
 from rooms import code_version, percentile, proc_status, server_log_errors, wait_serving
 from serving import free_port, spawn, stop_server, tail
 
@@ -433,27 +433,6 @@ async def open_table(phone_browser: Browser, path: str, timeout: float,
     return page
 
 
-async def claim(page: Page, colour: str, timeout: float) -> None:
-    """Take a seat in the lobby and say ready (a redraw may replace the button: retry)."""
-    testid = f"claim-seat-{colour}"
-    clicked: str | None = None
-
-    def claimed_or_button() -> Any:
-        if page.shown(page.first("ready") or ""):
-            return "claimed"
-        key = page.first(testid)
-        return key if key is not None and key != clicked else None
-
-    while (found := await page.wait(claimed_or_button, timeout, testid)) != "claimed":
-        clicked = found
-        await page.click(found)
-    ready = page.first("ready")
-    assert ready is not None
-    await page.click(ready)
-    await page.wait(lambda: page.elements.get(ready, {}).get("props", {}).get(
-        "aria-pressed") == "true", timeout, "readiness")
-
-
 async def room_party(base: str, tally: Tally, first_address: int, timeout: float, *,
                      players: int = 2, host_tabs: int = 1, watchers: int = 0,
                      computers: int = 0) -> Party:
@@ -499,7 +478,7 @@ async def _seat_people(host: Browser, guests: list[Browser], colours: list[str],
     for guest, colour in zip(guests, colours, strict=True):
         page = await guest.open(path, timeout)
         phones.append(Phone(guest, "guest", page))
-        await claim(page, colour, timeout)
+        await claim_seat(page, colour, timeout)
     start = await lobby.wait(lambda: lobby.enabled(lobby.first("start-game"))
                              and lobby.first("start-game"), timeout, "Start game")
     await lobby.click(start)

@@ -448,3 +448,26 @@ async def acker(pages: Callable[[], list[Page]], stop: asyncio.Event) -> None:
 def address(index: int) -> str:
     """A loopback source address of its own for phone ``index`` (127.0.1.1 and up)."""
     return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
+async def claim_seat(page: Page, colour: str, timeout: float) -> None:
+    """Take ``colour``'s seat in a room's lobby and say ready (a redraw for someone else's
+    claim may replace the button: retry with the new one)."""
+    testid = f"claim-seat-{colour}"
+    clicked: str | None = None
+
+    def claimed_or_button() -> Any:
+        if page.shown(page.first("ready") or ""):
+            return "claimed"
+        key = page.first(testid)
+        return key if key is not None and key != clicked else None
+
+    while (found := await page.wait(claimed_or_button, timeout, testid)) != "claimed":
+        clicked = found
+        await page.click(found)
+    ready = page.first("ready")
+    assert ready is not None
+    if page.elements[ready].get("props", {}).get("aria-pressed") != "true":
+        await page.click(ready)
+    await page.wait(lambda: page.elements.get(ready, {}).get("props", {}).get(
+        "aria-pressed") == "true", timeout, "readiness")

@@ -7,19 +7,10 @@ Starts the real server as a subprocess in its own process group (``app.py --host
 --port <free> --pace 0.05``, with ``PARCHEESI_DATA_DIR`` and NiceGUI's storage in a fresh
 temporary directory; it is stopped at the end in every case) and drives it with simulated
 phones that speak the protocol a browser running ``nicegui.js`` speaks, so every simulated
-client is a real connected page; nothing on the server is there for the benchmark:
-
-- a page is opened with an HTTP GET (the response sets the browser's session cookie; the page
-  HTML carries the elements and the socket.io query with the client id), then a python-socketio
-  WebSocket to ``/_nicegui_ws/socket.io`` with that query (``client_id``,
-  ``next_message_id``, ``implicit_handshake``, ``tab_id``, ``document_id``), on a connection of
-  its own as browsers open it;
-- ``update`` messages are applied to a local copy of the page's elements (deleted elements,
-  ``preserved_props``; messages seen before are dropped by ``_id``), ``run_javascript`` requests
-  for ``localStorage`` are answered from the phone's own dictionary with
-  ``javascript_response``, ``open`` is followed like a navigation, ``ack`` is sent every 3 s;
-- clicks and changes are the ``event`` messages the browser sends (element id, listener id,
-  JSON-encoded arguments), only for shown and enabled elements.
+client is a real connected page (``phones.py``: page loads over HTTP, a socket.io WebSocket per
+page, ``update`` messages applied to a local copy of the elements, ``localStorage`` answers,
+clicks as the browser's ``event`` messages, only for shown and enabled elements); nothing on
+the server is there for the benchmark.
 
 Each phone is its own browser: its own cookie jar, ``localStorage`` and tab id, and its own
 loopback source address (127.0.1.1, 127.0.1.2, ...; every 127.x.y.z address is the loopback
@@ -100,7 +91,7 @@ from typing import Any
 
 import aiohttp
 import nicegui
-from phones import Browser, Page, StepFailed, acker, address
+from phones import Browser, Page, StepFailed, acker, address, claim_seat
 from serving import free_port, spawn, stop_server, tail
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,30 +273,11 @@ async def set_up_room(room: Room, base: str, addresses: list[str], players: int,
 
     room.host = await open_with_reload(room, host_browser, path, lobby, timeout)
 
-    async def claim(page: Page, colour: int) -> None:
-        testid = f"claim-seat-{COLOURS[colour]}"
-        clicked: str | None = None
-
-        def claimed_or_button() -> Any:
-            if page.shown(page.first("ready") or ""):
-                return "claimed"
-            key = page.first(testid)
-            return key if key is not None and key != clicked else None
-
-        while (found := await page.wait(claimed_or_button, timeout, testid)) != "claimed":
-            clicked = found  # a redraw for someone else's claim may have replaced it: retry
-            await page.click(found)
-        ready = page.first("ready")
-        assert ready is not None
-        if page.elements[ready].get("props", {}).get("aria-pressed") != "true":
-            await page.click(ready)
-        await page.wait(lambda: page.elements.get(ready, {}).get("props", {}).get(
-            "aria-pressed") == "true", timeout, "readiness")
-
     async def guest(colour: int, address: str) -> None:
         browser = Browser(base, address, room.stats)
         room.browsers.append(browser)
-        await open_with_reload(room, browser, path, lambda p: claim(p, colour), timeout)
+        await open_with_reload(room, browser, path,
+                               lambda p: claim_seat(p, COLOURS[colour], timeout), timeout)
 
     guests = list(zip(colours[1:], addresses[1:], strict=True))
     if concurrent_guests:
