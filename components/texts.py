@@ -6,11 +6,13 @@ the aria-labels all say the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Reversible
 
 from parcheesi.board import HOME, LAST_TRACK, START
 from parcheesi.choices import Choice
 from parcheesi.game import (
+    CAPTURE_REWARD,
+    HOME_REWARD,
     Captured,
     Entered,
     Event,
@@ -69,10 +71,10 @@ def option_label(choice: Choice) -> str:
     return move_label(choice.action, choice.start)
 
 
-def move_log(events: Iterable[Event], name: Namer, lines: int) -> list[str]:
+def move_log(events: Reversible[Event], name: Namer, lines: int) -> list[str]:
     """The sentences of the latest ``lines`` events that have words, newest first."""
     said: list[str] = []
-    for event in reversed(list(events)):
+    for event in reversed(events):
         text = describe(event, name)
         if text:
             said.append(text)
@@ -123,9 +125,10 @@ def _piece_words(event: Event, name: Namer) -> str | None:
             return f"{name(colour)} moved piece {piece + 1} by {count}{bonus}" + (
                 f" {target}" if target else "")
         case Captured(colour, piece, by_colour, _, _):
-            return f"{name(by_colour)} captured {name(colour)}'s piece {piece + 1} and earned 20"
+            return (f"{name(by_colour)} captured {name(colour)}'s piece {piece + 1} and earned "
+                    f"{CAPTURE_REWARD}")
         case ReachedHome(colour, piece):
-            return f"{name(colour)}'s piece {piece + 1} reached HOME and earned 10"
+            return f"{name(colour)}'s piece {piece + 1} reached HOME and earned {HOME_REWARD}"
         case RewardsForfeited(colour, amounts):
             return f"{name(colour)} could not use the bonus {' + '.join(map(str, amounts))}"
     return None

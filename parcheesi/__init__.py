@@ -7,9 +7,10 @@ does), :mod:`.rules` (the roll search), :mod:`.board` and :mod:`.layout` (geomet
 :mod:`.ai` holds the computer players and :mod:`.simulate` plays them against each other.
 
 Around it: :mod:`.live` (live games and the hub that loads them), :mod:`.rooms` (online
-rooms), :mod:`.loading` (one load per game or room however many ask), :mod:`.runner` (the computers' supervised task), :mod:`.store` (SQLite or
-PostgreSQL), :mod:`.migrate` and :mod:`.backup`, :mod:`.config` and :mod:`.logs`. The command
-line is ``python -m parcheesi``.
+rooms), :mod:`.loading` (one load per game or room however many ask), :mod:`.runner` (the
+computers' supervised task), :mod:`.store` (SQLite or PostgreSQL), :mod:`.migrate` and
+:mod:`.backup`, :mod:`.config` and :mod:`.logs`. The command line is
+``python -m parcheesi``.
 """
 
 from .choices import Choice, choices

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from .board import HOME, SAFE_BY_PROGRESS, START, is_track
 from .game import (
+    CAPTURE_REWARD,
+    HOME_REWARD,
     Action,
     Captured,
     Entered,
@@ -26,9 +28,6 @@ from .game import (
     legal_steps,
 )
 from .state import Phase, State
-
-CAPTURE_BONUS = 20
-HOME_BONUS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +112,7 @@ def _what_it_does(state: State, action: Move | Reward) -> Choice:
     home = end == HOME
     return Choice(action, piece, state.mover[piece], tuple(path), end, tuple(captures), home,
                   safe=is_track(end) and SAFE_BY_PROGRESS[colour][end],
-                  bonus=CAPTURE_BONUS * len(captures) + HOME_BONUS * home,
+                  bonus=CAPTURE_REWARD * len(captures) + HOME_REWARD * home,
                   wins=after.phase is Phase.OVER)
 
 

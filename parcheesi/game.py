@@ -43,6 +43,11 @@ class Reward:
 
 Action = Roll | Move | Reward
 
+CAPTURE_REWARD = 20
+"""Squares a capture earns (RULES.md 3.5)."""
+HOME_REWARD = 10
+"""Squares a piece reaching HOME earns."""
+
 
 # --- events -------------------------------------------------------------------------------
 
@@ -323,10 +328,10 @@ def _landed(pieces: Pieces, view: View, colour: int, piece: int, cap_x: int, hom
         assert victim is not None
         pieces = _replace_piece(pieces, victim[0], victim[1], START)
         events.append(Captured(victim[0], victim[1], colour, piece, track_square(colour, cap_x)))
-        rewards.append(20)
+        rewards.append(CAPTURE_REWARD)
     if home:
         events.append(ReachedHome(colour, piece))
-        rewards.append(10)
+        rewards.append(HOME_REWARD)
     return pieces
 
 
