@@ -175,10 +175,12 @@ def frame(title: str) -> ui.header:
     ui.colors(primary=PRIMARY)
     ui.page_title(title)
     with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm") as header:
-        ui.link("Parcheesi", "/").classes("text-xl font-bold no-underline text-black").props(
+        ui.link("Parcheesi", "/").classes(
+            "text-xl font-bold no-underline text-black touch-target").props(
             'aria-label="Parcheesi home"')
         ui.space()
-        ui.link("Rules", "/rules").classes("text-base").props('data-testid=rules-link')
+        ui.link("Rules", "/rules").classes("text-base touch-target").props(
+            'data-testid=rules-link')
     notice.banner()
     return header
 
@@ -243,7 +245,7 @@ async def home_page() -> None:
 
             code.on("keydown.enter", join)
             ui.button("Join", on_click=join).props('data-testid=join')
-        ui.link("How to play", "/rules").classes("text-center")
+        ui.link("How to play", "/rules").classes("touch-target justify-center")
 
     def show_resume(online: list[str]) -> None:
         with resume_box:
@@ -454,7 +456,7 @@ def rules_page() -> None:
     frame("Rules · Parcheesi")
     with ui.column().classes("w-full max-w-2xl mx-auto p-4"):
         rules_content()
-        ui.link("Back", "/").props('data-testid=back')
+        ui.link("Back", "/").classes("touch-target").props('data-testid=back')
 
 
 def lan_urls(port: int) -> list[str]:

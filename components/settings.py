@@ -87,5 +87,5 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
                   on_change=lambda e: changed("orientation", e.value)).props(
             f'data-testid=setting-orientation dropdown-icon="{ARROW_ICON}"').classes("w-full")
         ui.button("Close", on_click=dialog.close).props("flat data-testid=settings-close")
-    ui.button(icon=SLIDERS_ICON, on_click=dialog.open).props(
+    ui.button(icon=SLIDERS_ICON, on_click=dialog.open).classes("touch-target").props(
         'flat round aria-label="Settings" data-testid=settings')
