@@ -35,6 +35,7 @@ from .live import (
     HUMAN,
     IDLE_BEFORE_UNLOAD,
     NAME_LENGTH,
+    Clock,
     Hub,
     LiveGame,
     Refused,
@@ -62,9 +63,6 @@ GUESSING_BROWSERS_PER_ADDRESS = 5
 browser for every try is stopped after this many, a family's other phones are not."""
 LIMITER_KEYS = 10_000
 """Counters kept at most (the oldest go first): guessing cannot fill the memory."""
-
-Clock = Callable[[], float]
-
 
 class RoomError(ValueError):
     """A refused room request; the message is safe to show."""

@@ -1,11 +1,12 @@
 """Shared pytest set-up: NiceGUI's test fixtures, with selenium driving Debian's Chromium.
 
-``nicegui.testing.plugin`` provides both the simulated ``user`` / ``create_user`` fixtures and
-the selenium ``screen`` fixture: it imports the user plugin's fixtures itself, so it is the only
-plugin listed (listing ``user_plugin`` as well would register its ini option twice). Which main
-file the fixtures start is the ``main_file`` ini option, or a test's
-``@pytest.mark.nicegui_main_file(...)`` marker (an empty name: no main file, the test defines
-its own pages).
+``nicegui.testing.plugin`` provides the simulated ``user`` / ``create_user`` fixtures and the
+selenium ``screen`` fixture: it imports the user plugin's fixtures itself, so it is the only
+plugin listed (listing ``user_plugin`` as well would register its ini option twice). There is
+no main file (``main_file = ""``): every test builds its own server with ``app.create_app``
+over its own data directory (``app_server``, which the ``user``, ``create_user`` and
+``screen`` fixtures below start), and keeps the :class:`~components.server.Server` it got;
+a test that draws its own pages says so with ``@pytest.mark.own_pages``.
 
 Offline, selenium cannot download a driver, so the two fixtures below replace the plugin's
 with the Chromium of ``benchmarks/chromium.py`` (Debian's browser and driver, headless,
@@ -17,13 +18,19 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from nicegui.testing import screen_plugin
+from nicegui.testing import User, screen_plugin
 from nicegui.testing.screen import Screen
 from selenium import webdriver
+from serving import build_app, simulated_app, simulated_user
+
+from components.server import Server
+from parcheesi.config import Config, parse
+from parcheesi.live import Clock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -67,6 +74,65 @@ def app_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     monkeypatch.setenv("PARCHEESI_PACE", "0")
     monkeypatch.delenv("PARCHEESI_DATABASE_URL", raising=False)
     return data
+
+
+@pytest.fixture
+def app_config(app_data: Path, request: pytest.FixtureRequest) -> Config:
+    """The settings a host's server would have over this test's data directory; a test
+    changes some with ``@pytest.mark.parametrize("app_config", [{...}], indirect=True)``."""
+    return replace(parse([]), **getattr(request, "param", {}))
+
+
+@pytest.fixture
+def app_clock() -> Clock | None:
+    """The clock the server's games and rooms measure time with (a test replaces this
+    fixture to inject its own; None: the real one)."""
+    return None
+
+
+def fail_on_error_logs(caplog: pytest.LogCaptureFixture) -> None:
+    if any(record.levelname == "ERROR" for record in caplog.get_records("call")):
+        pytest.fail("There were unexpected ERROR logs.", pytrace=False)
+
+
+def own_pages(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("own_pages") is not None
+
+
+@pytest.fixture
+async def app_server(request: pytest.FixtureRequest, app_config: Config,
+                     app_clock: Clock | None) -> AsyncIterator[Server | None]:
+    """This test's server, started as the simulated users see it (None for a test that
+    draws its own pages)."""
+    async with simulated_app(None if own_pages(request) else app_config, app_clock) as server:
+        yield server
+
+
+@pytest.fixture
+async def user(app_server: Server | None, caplog: pytest.LogCaptureFixture
+               ) -> AsyncIterator[User]:
+    """One simulated browser on this test's server; an ERROR log fails the test."""
+    person = simulated_user()
+    async with person.http_client:
+        yield person
+    fail_on_error_logs(caplog)
+
+
+@pytest.fixture
+def create_user(user: User) -> Callable[[], User]:
+    """More simulated browsers on the same server."""
+    return simulated_user
+
+
+@pytest.fixture
+def screen(screen: Screen, request: pytest.FixtureRequest, app_config: Config,
+           app_clock: Clock | None) -> Screen:
+    """NiceGUI's browser fixture serving this test's ``create_app`` server (unless the test
+    draws its own pages), with the options a host's server runs with."""
+    if not own_pages(request):
+        server = build_app(app_config, app_clock)
+        screen.ui_run_kwargs.update(server.run_options())
+    return screen
 
 
 POSTGRES_ENV = "PARCHEESI_TEST_POSTGRES_URL"

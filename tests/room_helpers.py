@@ -19,12 +19,13 @@ import re
 from typing import Any
 from uuid import uuid4
 
-from nicegui import Client, ElementFilter, background_tasks, ui
+from nicegui import ElementFilter, background_tasks, ui
 from nicegui.nicegui import _on_handshake
 from nicegui.testing import User, UserInteraction
 from ui_helpers import TIMEOUT, element, elements, press_element, settle, text, until
 
 from components.lobby import TOKEN_PREFIX
+from components.server import Server
 from parcheesi.live import Hub
 from parcheesi.rooms import Rooms
 from parcheesi.store import Store
@@ -72,40 +73,23 @@ class SimulatedBrowser:
 # --- the running app ---------------------------------------------------------------------------
 
 
-def app_globals() -> dict[str, Any]:
-    """The namespace the fixture ran ``app.py`` in (reached through a page function)."""
-    for func, path in Client.page_routes.items():
-        if path == "/room/{code}":
-            return func.__globals__
-    raise AssertionError("app.py's pages are not registered; did a user fixture start it?")
-
-
-def rooms() -> Rooms:
-    return app_globals()["rooms"]
-
-
-def hub() -> Hub:
-    return app_globals()["hub"]
-
-
-async def restart_server() -> Store:
-    """Replace the app's store, hub and rooms by fresh ones over the same database, as a
-    restarted server process would have them (the pages look them up on every request).
+async def restart_server(server: Server) -> Store:
+    """Give ``server`` a fresh store, hub and rooms over the same database, as a restarted
+    server process would have them (the pages read them from the server on every request).
     Returns the new store, which the caller closes."""
-    namespace = app_globals()
-    old = namespace["rooms"]
-    await stop_computers()
-    await namespace["store"].close()
-    store = Store(namespace["config"].database_url)
+    old = server.rooms
+    await stop_computers(server)
+    await server.store.close()
+    store = Store(server.config.database_url)
     hub = Hub(store)
-    namespace.update(store=store, hub=hub, rooms=Rooms(store, hub, old.clock))
+    server.store, server.hub, server.rooms = store, hub, Rooms(store, hub, old.clock)
     return store
 
 
-async def stop_computers() -> None:
+async def stop_computers(server: Server) -> None:
     """Before the app goes: cancel the computers' tasks (as stopping the server would) and
     let the rooms finish saving, so no database work outlives the test's event loop."""
-    runners = [g.runner for g in hub().games.values() if g.runner is not None]
+    runners = [g.runner for g in server.hub.games.values() if g.runner is not None]
     for runner in runners:
         runner.cancel()
     saving = [t for t in asyncio.all_tasks()

@@ -1,6 +1,6 @@
 """The app's pages as a person uses them, through NiceGUI's simulated user (no browser).
 
-``app.py`` is started by the ``user`` fixture (``main_file`` in pyproject) with its own data
+Each test's server (``app.create_app``, started by the ``user`` fixture) has its own data
 directory and computer pace 0 (conftest). Games get a fixed dice seed, so the dice and the
 computers' choices are known: with ``SEED`` Ruby wins the opening roll (4+3 against 1+1) and
 then rolls 5 and 3 with every piece in START. Helpers (finding by ``data-testid``, clicking
@@ -12,12 +12,12 @@ from __future__ import annotations
 import gc
 import weakref
 from collections.abc import Awaitable
-from pathlib import Path
 
 import pytest
 from nicegui import app, background_tasks, ui
-from nicegui.testing import User, UserInteraction, user_simulation
+from nicegui.testing import User, UserInteraction
 from room_helpers import drop_connection, restore_connection
+from serving import simulated_app, simulated_user
 from ui_helpers import (
     board,
     board_click,
@@ -29,7 +29,6 @@ from ui_helpers import (
     elements,
     enabled,
     forge,
-    hub,
     ids_starting,
     live_game,
     press,
@@ -41,8 +40,10 @@ from ui_helpers import (
     until,
 )
 
+from components.server import Server
 from components.setup import SetupForm
 from parcheesi.ai import hint
+from parcheesi.config import Config
 from parcheesi.game import apply
 from parcheesi.live import COMPUTER, HUMAN, STALE
 from parcheesi.notation import action_from_json
@@ -50,7 +51,6 @@ from parcheesi.state import Phase
 
 SEED = 26
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
-APP = Path(__file__).resolve().parent.parent / "app.py"
 
 
 @pytest.fixture(autouse=True)
@@ -59,10 +59,10 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def table_user(user: User):
+async def table_user(app_server: Server, user: User):
     """The ``user`` fixture, with the computers' tasks stopped before the app goes away."""
     yield user
-    stop_runners()
+    stop_runners(app_server)
 
 
 def board_state(user: User) -> dict:
@@ -80,9 +80,9 @@ def log_lines(user: User) -> list[str]:
     return [line for line in text(user, "log").split("\n") if line]
 
 
-async def first_roll_to_play(user: User) -> None:
+async def first_roll_to_play(app_server: Server, user: User) -> None:
     """A solo Ruby-Sapphire game at Ruby's first roll to play (5 and 3, all in START)."""
-    game = await start_game(user, levels={"sapphire": "easy"})
+    game = await start_game(app_server, user, levels={"sapphire": "easy"})
     assert text(user, "turn").startswith("Opening roll") and "Ruby" in text(user, "turn")
     await roll_until_move(user, game)
     assert game.state.turn == RUBY and game.state.dice == (5, 3)
@@ -124,7 +124,7 @@ async def test_two_players_are_offered_only_opposite_pairs(table_user: User) -> 
 
 
 async def test_same_device_game_of_computers_only_can_be_watched_to_the_end(
-        table_user: User) -> None:
+        app_server: Server, table_user: User) -> None:
     """Any mix of people and computers may share a screen, even no people at all."""
     user = table_user
     await user.open("/new")
@@ -133,7 +133,7 @@ async def test_same_device_game_of_computers_only_can_be_watched_to_the_end(
     assert ids_starting(user, "kind-") == ["kind-ruby", "kind-sapphire"]
     await choose(user, "kind-ruby", COMPUTER)
     await click(user, "start-game")
-    game = await live_game(user)
+    game = await live_game(app_server, user)
     assert game.mode == "same_device"
     assert [game.seats[c].kind for c in (RUBY, SAPPHIRE)] == [COMPUTER, COMPUTER]
     await until(lambda: game.over, "the computers finish the game", timeout=60)
@@ -141,7 +141,7 @@ async def test_same_device_game_of_computers_only_can_be_watched_to_the_end(
     assert not enabled(user, "roll")
 
 
-async def test_solo_game_seats_follow_the_form(table_user: User) -> None:
+async def test_solo_game_seats_follow_the_form(app_server: Server, table_user: User) -> None:
     user = table_user
     await user.open("/new")
     await choose(user, "player-count", 3)
@@ -154,7 +154,7 @@ async def test_solo_game_seats_follow_the_form(table_user: User) -> None:
     await choose(user, "level-amber", "easy")
     await click(user, "start-game")
 
-    game = await live_game(user)
+    game = await live_game(app_server, user)
     assert game.mode == "solo"
     seats = {c: (s.kind, s.level if s.kind == COMPUTER else s.name) for c, s in game.seats.items()}
     assert seats == {RUBY: (COMPUTER, "hard"), SAPPHIRE: (HUMAN, "Grandma"),
@@ -170,10 +170,10 @@ async def test_solo_game_seats_follow_the_form(table_user: User) -> None:
 # --- playing -----------------------------------------------------------------------------------
 
 
-async def test_solo_game_to_a_first_move(table_user: User) -> None:
+async def test_solo_game_to_a_first_move(app_server: Server, table_user: User) -> None:
     user = table_user
-    await first_roll_to_play(user)
-    game = await live_game(user)
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
     assert "Ruby starts" in log_lines(user)
     assert element(user, "dice").props["aria-label"] == "Dice: 5 and 3"
     assert text(user, "status") == "Ruby rolled 5 and 3"
@@ -213,16 +213,16 @@ async def test_solo_game_to_a_first_move(table_user: User) -> None:
     assert any(line.startswith("Ruby moved piece 1") for line in log_lines(user))
 
 
-async def test_reload_and_home_resume_the_same_game(table_user: User) -> None:
+async def test_reload_and_home_resume_the_same_game(app_server: Server, table_user: User) -> None:
     user = table_user
-    await first_roll_to_play(user)
+    await first_roll_to_play(app_server, user)
     await click(user, "piece-1")
     await click(user, "move-option")
-    game = await live_game(user)
+    game = await live_game(app_server, user)
     shown = board_pieces(user)
 
     await user.open("/play")  # a reload
-    assert await live_game(user) is game
+    assert await live_game(app_server, user) is game
     assert board_pieces(user) == shown
     assert element(user, "dice").props["aria-label"] == "Dice: 5 and 3"
     assert ids_starting(user, "portion-") == ["portion-3"]
@@ -236,29 +236,30 @@ async def test_reload_and_home_resume_the_same_game(table_user: User) -> None:
 
 
 async def test_a_restarted_server_carries_on_with_the_game(
-        caplog: pytest.LogCaptureFixture) -> None:
-    """Two runs of app.py on one data directory; the browser keeps its cookie in between.
+        app_config: Config, caplog: pytest.LogCaptureFixture) -> None:
+    """Two servers, one after the other, on one data directory; the browser keeps its
+    cookie in between.
 
-    A failure inside ``user_simulation`` would skip NiceGUI's shutdown and break the tests
+    A failure inside ``simulated_app`` would skip NiceGUI's shutdown and break the tests
     after this one, so each run's checks are caught and raised after the run has ended.
     """
     before: dict = {}
 
-    async def first_run(user: User) -> None:
-        await first_roll_to_play(user)
+    async def first_run(app_server: Server, user: User) -> None:
+        await first_roll_to_play(app_server, user)
         await click(user, "piece-1")
         await click(user, "move-option")
-        game = await live_game(user)
+        game = await live_game(app_server, user)
         before.update(game=game, state=game.state, version=game.version, id=game.id,
                       shown=board_pieces(user), cookies=user.http_client.cookies)
 
-    async def second_run(user: User) -> None:
-        assert hub().games == {}  # a new process knows no game yet
+    async def second_run(app_server: Server, user: User) -> None:
+        assert app_server.hub.games == {}  # a new process knows no game yet
         user.http_client.cookies = before["cookies"]
         await user.open("/")
         assert elements(user, "resume")
         await click(user, "resume")
-        restored = await live_game(user)
+        restored = await live_game(app_server, user)
         assert restored is not before["game"]
         assert (restored.id, restored.version, restored.state) == (
             before["id"], before["version"], before["state"])
@@ -271,18 +272,21 @@ async def test_a_restarted_server_carries_on_with_the_game(
         await computers_done(restored)
 
     for run in (first_run, second_run):
-        async with user_simulation(main_file=APP) as user:
-            failure = await guarded(run(user))
-            stop_runners()  # the process ends: its computers stop
+        async with simulated_app(app_config) as server:
+            assert server is not None
+            user = simulated_user()
+            async with user.http_client:
+                failure = await guarded(run(server, user))
+            stop_runners(server)  # the process ends: its computers stop
         if failure is not None:
             raise failure
     assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
 
 
-async def test_hint_is_shown_and_play_best_plays_it(table_user: User) -> None:
+async def test_hint_is_shown_and_play_best_plays_it(app_server: Server, table_user: User) -> None:
     user = table_user
-    await first_roll_to_play(user)
-    game = await live_game(user)
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
     rolled = game.state
     expected = hint(rolled)
 
@@ -304,9 +308,9 @@ async def test_hint_is_shown_and_play_best_plays_it(table_user: User) -> None:
     assert not text(user, "status").startswith("Hint")
 
 
-async def test_settings_are_kept_for_the_browser(table_user: User) -> None:
+async def test_settings_are_kept_for_the_browser(app_server: Server, table_user: User) -> None:
     user = table_user
-    await start_game(user)
+    await start_game(app_server, user)
     assert board_state(user)["rotation"] == RUBY and board_state(user)["reduced"] is False
     dialog = element(user, "settings-dialog").parent_slot.parent
     assert isinstance(dialog, ui.dialog) and dialog.value is False
@@ -334,10 +338,11 @@ async def test_settings_are_kept_for_the_browser(table_user: User) -> None:
         assert app.storage.user["orientation"] == "sapphire"
 
 
-async def test_the_sound_of_an_action_comes_with_the_boards_update(table_user: User) -> None:
+async def test_the_sound_of_an_action_comes_with_the_boards_update(
+        app_server: Server, table_user: User) -> None:
     """No message of its own: the board plays the sound of the update it draws, once."""
     user = table_user
-    game = await start_game(user)
+    game = await start_game(app_server, user)
     await computers_done(game)
     await click(user, "roll")
     assert board_state(user)["sound"] == ["move", 0.6]  # the default volume, 60
@@ -348,10 +353,11 @@ async def test_the_sound_of_an_action_comes_with_the_boards_update(table_user: U
     assert board_state(user)["sound"] is None
 
 
-async def test_two_browsers_do_not_see_each_others_games(table_user: User, create_user) -> None:
+async def test_two_browsers_do_not_see_each_others_games(
+        app_server: Server, table_user: User, create_user) -> None:
     alice: User = create_user()
     bob: User = create_user()
-    alice_game = await start_game(alice)
+    alice_game = await start_game(app_server, alice)
     await alice.open("/")
     assert elements(alice, "resume")
 
@@ -362,19 +368,19 @@ async def test_two_browsers_do_not_see_each_others_games(table_user: User, creat
     await until(lambda: bool(elements(bob, "new-game")), "Bob to be sent home")
     assert board(bob) is None
 
-    bob_game = await start_game(bob, count=4)
+    bob_game = await start_game(app_server, bob, count=4)
     assert bob_game.id != alice_game.id
     assert bob_game.owner != alice_game.owner
     assert board_state(bob)["active"] == [1, 1, 1, 1]
     await alice.open("/play")
-    assert await live_game(alice) is alice_game
+    assert await live_game(app_server, alice) is alice_game
     assert not alice_game.abandoned
     assert board_state(alice)["active"] == [1, 0, 1, 0]
 
 
-async def test_new_game_during_a_game_asks_first(table_user: User) -> None:
+async def test_new_game_during_a_game_asks_first(app_server: Server, table_user: User) -> None:
     user = table_user
-    game = await start_game(user)
+    game = await start_game(app_server, user)
     await click(user, "roll")  # Ruby rolls for the start
     await computers_done(game)
     version = game.version
@@ -388,7 +394,7 @@ async def test_new_game_during_a_game_asks_first(table_user: User) -> None:
     await click(user, "keep-game")
     await settle(before)
     assert elements(user, "start-game"), "Keep playing stays on the form"
-    assert await live_game(user) is game and not game.abandoned
+    assert await live_game(app_server, user) is game and not game.abandoned
     await user.open("/")
     await click(user, "resume")
     assert game.version == version
@@ -400,7 +406,7 @@ async def test_new_game_during_a_game_asks_first(table_user: User) -> None:
     await until(lambda: bool(elements(user, "confirm-new-game")), "the confirmation dialog")
     await click(user, "confirm-new-game")
     await settle(before)
-    fresh = await live_game(user)
+    fresh = await live_game(app_server, user)
     assert fresh.id != game.id and game.abandoned
     assert fresh.version == 0 and text(user, "turn").startswith("Opening roll")
 
@@ -408,10 +414,11 @@ async def test_new_game_during_a_game_asks_first(table_user: User) -> None:
 # --- inputs that must change nothing ------------------------------------------------------------
 
 
-async def test_pieces_that_cannot_move_ignore_clicks_and_keys(table_user: User) -> None:
+async def test_pieces_that_cannot_move_ignore_clicks_and_keys(
+        app_server: Server, table_user: User) -> None:
     user = table_user
-    await first_roll_to_play(user)
-    game = await live_game(user)
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
     await click(user, "piece-1")
     await click(user, "move-option")  # Enter; the 3 is left for piece 1 only
     version = game.version
@@ -433,15 +440,12 @@ async def test_pieces_that_cannot_move_ignore_clicks_and_keys(table_user: User) 
     assert [o.text for o in elements(user, "move-option")] == ["Move 3"]
 
 
-@pytest.fixture
-def slow_computers(app_data, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("app_config", [{"pace": 10.0}], indirect=True)
+async def test_roll_on_a_computers_turn_does_nothing(
+        app_server: Server, table_user: User) -> None:
     """Computers wait 10 s (the most allowed) before each step: longer than the test."""
-    monkeypatch.setenv("PARCHEESI_PACE", "10")
-
-
-async def test_roll_on_a_computers_turn_does_nothing(slow_computers, table_user: User) -> None:
     user = table_user
-    game = await start_game(user)
+    game = await start_game(app_server, user)
     await click(user, "roll")  # Ruby rolls for the start; Sapphire rolls next
     assert game.state.phase is Phase.OPENING and game.state.turn == SAPPHIRE
     assert text(user, "turn").startswith("Opening roll") and "Sapphire" in text(user, "turn")
@@ -459,7 +463,8 @@ async def test_roll_on_a_computers_turn_does_nothing(slow_computers, table_user:
 # --- presses count once ------------------------------------------------------------------------
 
 
-async def test_a_double_tap_on_roll_rolls_once_on_a_shared_screen(table_user: User) -> None:
+async def test_a_double_tap_on_roll_rolls_once_on_a_shared_screen(
+        app_server: Server, table_user: User) -> None:
     """Both taps carry the position the screen showed; the second finds it played."""
     user = table_user
     await user.open("/new")
@@ -467,7 +472,7 @@ async def test_a_double_tap_on_roll_rolls_once_on_a_shared_screen(table_user: Us
     await choose(user, "player-count", 2)
     await choose(user, "kind-sapphire", HUMAN)
     await click(user, "start-game")
-    game = await live_game(user)
+    game = await live_game(app_server, user)
     assert all(seat.is_human for seat in game.seats.values())
     roll = element(user, "roll")
     stamp = roll.props["data-stamp"]
@@ -480,11 +485,12 @@ async def test_a_double_tap_on_roll_rolls_once_on_a_shared_screen(table_user: Us
     assert element(user, "roll").props["data-stamp"] != stamp  # the controls are free again
 
 
-async def test_every_answer_gives_the_controls_a_new_stamp(table_user: User) -> None:
+async def test_every_answer_gives_the_controls_a_new_stamp(
+        app_server: Server, table_user: User) -> None:
     """The browser holds a pressed table until the stamp changes: a refusal, a selection and
     a reconnection each answer with a new one."""
     user = table_user
-    await first_roll_to_play(user)
+    await first_roll_to_play(app_server, user)
     stamps = [element(user, "roll").props["data-stamp"]]
     await click(user, "piece-1")  # a selection
     stamps.append(element(user, "roll").props["data-stamp"])

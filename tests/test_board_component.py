@@ -1,9 +1,9 @@
 """The board component: its props after show() (simulated user) and its hooks in Chromium.
 
-These tests define their own pages, so they run without the app's main file
-(``nicegui_main_file('')``). Fixtures come from ``nicegui.testing.plugin`` (see conftest.py);
-the ``screen`` fixture saves a screenshot of every browser test under ``screenshots/<pid>/``,
-named ``<test>.failed.png`` when the test failed, and fails a test on a browser console error.
+These tests define their own pages, so they run without the app (``own_pages``). Fixtures
+come from ``nicegui.testing.plugin`` (see conftest.py); the ``screen`` fixture saves a
+screenshot of every browser test under ``screenshots/<pid>/``, named ``<test>.failed.png`` when
+the test failed, and fails a test on a browser console error.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from components.board_view import Board
 from parcheesi.board import HOME, START
 from parcheesi.layout import CELL, piece_point, square_point, start_slots
 
-pytestmark = pytest.mark.nicegui_main_file("")
+pytestmark = pytest.mark.own_pages
 
 Pieces = tuple[tuple[int, ...], ...]
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3

@@ -1,10 +1,11 @@
 """The table in headless Chromium at phone size (390 x 844), and once at desktop size.
 
-``app.py`` is started by the ``screen`` fixture (see conftest.py: Debian's Chromium, the phone
-viewport through device-metrics emulation, computer pace 0). The dice seed is fixed: Ruby wins
-the opening roll against Sapphire (4+3 against 1+1) and then rolls 5 and 3 with every piece in
-START, so Enter is the move on offer. Waiting is on conditions only (``screen.wait_for``,
-WebDriverWait); the screen fixture saves a screenshot, ``<test>.failed.png`` on failure.
+Each test's server (``app.create_app``) is started by the ``screen`` fixture (see conftest.py:
+Debian's Chromium, the phone viewport through device-metrics emulation, computer pace 0). The
+dice seed is fixed: Ruby wins the opening roll against Sapphire (4+3 against 1+1) and then
+rolls 5 and 3 with every piece in START, so Enter is the move on offer. Waiting is on
+conditions only (``screen.wait_for``, WebDriverWait); the screen fixture saves a screenshot,
+``<test>.failed.png`` on failure.
 """
 
 from __future__ import annotations

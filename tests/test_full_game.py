@@ -3,8 +3,8 @@
 The person (Ruby) is driven by the test: whenever Ruby is to act it clicks Roll, or Play best
 (the hint) when there is a roll to play; Sapphire, a hard computer, plays itself through the
 app's computer task (pace 0). Waiting is on state: after a click, the handler's background
-task is awaited; for the computers, the live game (found through the app's hub, see
-``ui_helpers.app_namespace``) is polled every 10 ms, within a time limit, until a person is to
+task is awaited; for the computers, the live game (found through the hub of the test's
+server) is polled every 10 ms, within a time limit, until a person is to
 act or the game is over. No fixed sleeps.
 
 The dice seed is fixed, so the game is the same on every run. The winner card (placing,
@@ -34,6 +34,7 @@ from ui_helpers import (
     text,
 )
 
+from components.server import Server
 from parcheesi.board import HOME
 from parcheesi.game import Game
 from parcheesi.live import LiveGame, Stats
@@ -61,10 +62,11 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
 
 
-async def test_a_solo_game_is_played_to_the_winner_card(fixed_seed, user: User) -> None:
+async def test_a_solo_game_is_played_to_the_winner_card(
+        fixed_seed, app_server: Server, user: User) -> None:
     started = time.monotonic()
     try:
-        game = await start_game(user, levels={"sapphire": LEVEL})
+        game = await start_game(app_server, user, levels={"sapphire": LEVEL})
         # Animations off, through the settings dialog.
         await click(user, "settings")
         await choose(user, "setting-motion", "on")
@@ -89,7 +91,7 @@ async def test_a_solo_game_is_played_to_the_winner_card(fixed_seed, user: User) 
             assert game.version > version, f"click {clicks} was not accepted"
             assert board(user).view["moves"] == []  # nothing is animated
     finally:
-        stop_runners()
+        stop_runners(app_server)
 
     expected, stats = await record_replay(game)
     assert game.seed == SEED and game.state == expected.state

@@ -1,8 +1,8 @@
 """Online rooms as people use them: several simultaneous simulated users (NiceGUI ``user``).
 
-``app.py`` is started by the fixtures with its own data directory and computer pace 0
+Each test's server (``app.create_app``) has its own data directory and computer pace 0
 (conftest). Each simulated user gets a ``SimulatedBrowser`` (its own localStorage, where the
-room pages keep seat tokens). The rooms' clock is replaced by one the test moves, so "away for
+room pages keep seat tokens). The server is built with a clock the test moves, so "away for
 a minute" needs no real wait.
 
 Dice seeds are fixed. ``SEED_4`` (Ruby, Emerald, Sapphire, Amber): the start rolls are 4+3,
@@ -31,7 +31,6 @@ from room_helpers import (
     page_dump,
     restart_server,
     restore_connection,
-    rooms,
     shown,
     stop_computers,
     text_is,
@@ -39,6 +38,7 @@ from room_helpers import (
 )
 from ui_helpers import element, elements, enabled, settle, text, until
 
+from components.server import Server
 from parcheesi.ai import decide
 from parcheesi.live import COMPUTER, STALE, LiveGame
 from parcheesi.state import Phase
@@ -73,16 +73,19 @@ def seed(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
 
 
 @pytest.fixture
-def clock(create_user: Callable[[], User]) -> FakeClock:
-    """The clock the app's rooms measure absences and attempt windows with."""
-    fake = FakeClock()
-    rooms().clock = fake
-    return fake
+def app_clock() -> FakeClock:
+    """The clock the server's rooms measure absences and attempt windows with."""
+    return FakeClock()
 
 
 @pytest.fixture
-async def people(create_user: Callable[[], User], clock: FakeClock, seed: object
-                 ) -> AsyncIterator[Callable[[], Person]]:
+def clock(app_clock: FakeClock) -> FakeClock:
+    return app_clock
+
+
+@pytest.fixture
+async def people(app_server: Server, create_user: Callable[[], User], clock: FakeClock,
+                 seed: object) -> AsyncIterator[Callable[[], Person]]:
     """New simulated people (each its own browser); the computers stop at the end."""
 
     def person() -> Person:
@@ -90,13 +93,13 @@ async def people(create_user: Callable[[], User], clock: FakeClock, seed: object
         return Person(user, SimulatedBrowser(user))
 
     yield person
-    await stop_computers()
+    await stop_computers(app_server)
 
 
-async def game_of(code: str) -> LiveGame:
-    room = await rooms().get(code)
+async def game_of(server: Server, code: str) -> LiveGame:
+    room = await server.rooms.get(code)
     assert room is not None
-    game = await rooms().game(room)
+    game = await server.rooms.game(room)
     assert game is not None
     return game
 
@@ -136,7 +139,8 @@ async def two_player_room(people: Callable[[], Person], seed: Callable[[int], No
     return host, guest, code
 
 
-async def test_host_and_two_guests_fill_a_room_and_play_the_first_turns(people) -> None:
+async def test_host_and_two_guests_fill_a_room_and_play_the_first_turns(
+        app_server: Server, people) -> None:
     host, ana, ben = people(), people(), people()
     everyone = [host, ana, ben]
     code = await create_room(host.user, host.browser, name="Hana",
@@ -194,7 +198,7 @@ async def test_host_and_two_guests_fill_a_room_and_play_the_first_turns(people) 
     await click(host.user, "start-game")
     for person in everyone:
         await text_is(person.user, "turn", "Opening roll: Hana (Ruby)")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
 
     # The start rolls: each phone rolls for its own seat only, when it is its turn.
     await only_turn(everyone, host)
@@ -311,14 +315,14 @@ async def test_home_resume_offers_the_online_seat(people, seed) -> None:
 
 
 async def test_a_phone_that_loses_its_connection_keeps_its_seat_and_the_room(
-        people, clock: FakeClock) -> None:
+        app_server: Server, people, clock: FakeClock) -> None:
     host, ana, ben = people(), people(), people()
     code = await create_room(host.user, host.browser, name="Hana",
                              invited=["emerald", "sapphire"], computers={}, count=3)
     await ana.user.open(f"/r/{code}")
     await claim(ana, code, "emerald", "Ana")
     await click(ana.user, "ready")
-    room = await rooms().get(code)
+    room = await app_server.rooms.get(code)
     assert room is not None
 
     document = drop_connection(ana.user)  # her phone sleeps for a few seconds ...
@@ -333,22 +337,22 @@ async def test_a_phone_that_loses_its_connection_keeps_its_seat_and_the_room(
     await click(host.user, "start-game")
     await text_is(ana.user, "turn", "Opening roll: Hana (Ruby)")  # the page followed the room
     clock.now += 120
-    assert rooms().absent_for(room, EMERALD) == 0  # she is connected: not replaceable
-    assert rooms().replaceable(room) == []
+    assert app_server.rooms.absent_for(room, EMERALD) == 0  # she is connected: not replaceable
+    assert app_server.rooms.replaceable(room) == []
     drop_connection(ana.user)
     clock.now += 60
-    assert rooms().replaceable(room) == [EMERALD]
+    assert app_server.rooms.replaceable(room) == [EMERALD]
 
 
 async def test_a_phone_that_loses_its_connection_sees_the_moves_made_meanwhile(
-        people, seed) -> None:
+        app_server: Server, people, seed) -> None:
     """Fails at present: ``TableView`` (components/table.py) stops listening to the game on
     the first dropped socket (``client.on_disconnect``) and never listens again when the
     same page reconnects, so the phone's table freezes until it is reloaded."""
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
     await text_is(guest.user, "turn", "Opening roll: Hana (Ruby)")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
 
     document = drop_connection(guest.user)  # the phone sleeps for a few seconds
     await roll(host, game)
@@ -359,11 +363,12 @@ async def test_a_phone_that_loses_its_connection_sees_the_moves_made_meanwhile(
     await text_is(host.user, "turn", "Turn: Sam (Sapphire)")
 
 
-async def test_the_host_replaces_a_guest_gone_for_a_minute(people, seed, clock) -> None:
+async def test_the_host_replaces_a_guest_gone_for_a_minute(
+        app_server: Server, people, seed, clock) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
     await text_is(guest.user, "turn", "Opening roll: Hana (Ruby)")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
     await roll(host, game)
     await text_is(guest.user, "turn", "Opening roll: Sam (Sapphire)")
 
@@ -391,21 +396,22 @@ async def test_the_host_replaces_a_guest_gone_for_a_minute(people, seed, clock) 
     assert not any(enabled(guest.user, b) for b in PLAY_BUTTONS)
 
 
-async def test_after_a_restart_everyone_gets_their_seat_and_the_game_back(people, seed) -> None:
+async def test_after_a_restart_everyone_gets_their_seat_and_the_game_back(
+        app_server: Server, people, seed) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
     await text_is(guest.user, "turn", "Opening roll: Hana (Ruby)")
     await roll(host, game)
     await roll(guest, game)
     await roll(guest, game)  # Sapphire begins: 5 and 4
     assert game.version == 3 and game.state.phase is Phase.MOVE
 
-    store = await restart_server()
+    store = await restart_server(app_server)
     try:
         await guest.user.open(f"/room/{code}")  # the phones reconnect
         await host.user.open(f"/room/{code}")
-        again = await game_of(code)
+        again = await game_of(app_server, code)
         assert again is not game
         assert (again.version, again.state) == (3, game.state)
         for person in (host, guest):
@@ -420,20 +426,21 @@ async def test_after_a_restart_everyone_gets_their_seat_and_the_game_back(people
         assert again.version == 5 and again.state.pieces[SAPPHIRE][0] == 4
         await until(lambda: enabled_now(host.user, "roll"), "Hana's roll")
     finally:
-        await stop_computers()
+        await stop_computers(app_server)
         await store.close()
 
 
-async def test_a_finished_room_plays_again_with_the_same_seats(people, seed) -> None:
+async def test_a_finished_room_plays_again_with_the_same_seats(
+        app_server: Server, people, seed) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    game = await game_of(code)
-    room = await rooms().get(code)
+    game = await game_of(app_server, code)
+    room = await app_server.rooms.get(code)
     assert room is not None
     tokens = {RUBY: host.browser.seat_token(code), SAPPHIRE: guest.browser.seat_token(code)}
     while not game.over:  # both phones play quick "easy" moves to the end
         for action in decide(game.state, "easy").actions:
-            await rooms().act(room, tokens[game.state.turn], action, game.version)
+            await app_server.rooms.act(room, tokens[game.state.turn], action, game.version)
     winner = game.seats[game.state.winner].display_name()
     for person in (host, guest):
         await text_is(person.user, "turn", f"{winner} won")
@@ -445,7 +452,7 @@ async def test_a_finished_room_plays_again_with_the_same_seats(people, seed) -> 
     await click(host.user, "winner-new-game")
     for person in (host, guest):
         await text_is(person.user, "turn", "Opening roll: Hana (Ruby)")
-    again = await game_of(code)
+    again = await game_of(app_server, code)
     assert again.id != game.id and room.status == "playing"
     assert host.browser.seat_token(code) == tokens[RUBY]
     await roll(host, again)
@@ -467,10 +474,11 @@ async def press_together(*presses: tuple[Person, str, str | None]) -> None:
     await settle(before)
 
 
-async def test_two_tabs_of_one_seat_pressing_together_make_one_action(people, seed) -> None:
+async def test_two_tabs_of_one_seat_pressing_together_make_one_action(
+        app_server: Server, people, seed) -> None:
     host, _, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
     twin = people()  # a second tab holding the host's seat
     twin.browser.local_storage.update(host.browser.local_storage)
     await twin.user.open(f"/room/{code}")
@@ -482,10 +490,11 @@ async def test_two_tabs_of_one_seat_pressing_together_make_one_action(people, se
     assert not any(s[:1].islower() for s in statuses), statuses  # no engine text
 
 
-async def test_a_press_sent_before_it_was_your_turn_never_plays_for_you(people, seed) -> None:
+async def test_a_press_sent_before_it_was_your_turn_never_plays_for_you(
+        app_server: Server, people, seed) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
     early = element(guest.user, "roll").props["data-stamp"]  # drawn on the host's turn
     await press_together((host, "roll", None), (guest, "roll", early))
     assert game.version == 1 and game.state.turn == SAPPHIRE  # the guest's turn now ...
@@ -497,10 +506,10 @@ async def test_a_press_sent_before_it_was_your_turn_never_plays_for_you(people, 
     assert game.version == 2
 
 
-async def test_a_double_tap_on_a_move_option_moves_once(people, seed) -> None:
+async def test_a_double_tap_on_a_move_option_moves_once(app_server: Server, people, seed) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
     tokens = {RUBY: host, SAPPHIRE: guest}
     while game.state.phase is not Phase.MOVE:  # the opening rolls and the first roll
         await click(tokens[game.state.turn].user, "roll")
@@ -513,10 +522,11 @@ async def test_a_double_tap_on_a_move_option_moves_once(people, seed) -> None:
     assert [a["type"] for a in (await game.store.actions(game.id))[version:]] == ["move"]
 
 
-async def test_presses_without_a_stamp_this_table_drew_change_nothing(people, seed) -> None:
+async def test_presses_without_a_stamp_this_table_drew_change_nothing(
+        app_server: Server, people, seed) -> None:
     host, _, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    game = await game_of(code)
+    game = await game_of(app_server, code)
     for forged in (None, "", "7", "0.x", "-1.0", "0.0.0", "1" * 40, 0, [0], {"stamp": "0.0"}):
         target = element(host.user, "roll")
         before = set(background_tasks.running_tasks)

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from nicegui import Client, app
+from nicegui import app
 from nicegui.testing import User
 
+from components.server import Server
 from parcheesi.config import parse, proxy_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,14 +86,14 @@ def test_forwarded_headers_are_believed_only_from_the_proxies_named(tmp_path):
     assert from_env.trusted_proxies == ("::1",)
 
 
-async def test_health_and_every_page_say_when_the_database_file_is_gone(user: User, caplog):
+async def test_health_and_every_page_say_when_the_database_file_is_gone(
+        app_server: Server, user: User, caplog):
     """A database file deleted or replaced under the running server: its writes would go
     to a file nobody opens again, so /health answers 503 and the pages say so."""
     await user.open("/")
     await user.should_not_see("The server cannot save games")
-    namespace = next(f.__globals__ for f, path in Client.page_routes.items() if path == "/")
-    store = namespace["store"]
-    path = Path(store._sqlite_path)
+    assert app_server.store._sqlite_path is not None
+    path = Path(app_server.store._sqlite_path)
     copy = path.with_name("copy.sqlite3")
     copy.write_bytes(path.read_bytes())
     os.replace(copy, path)

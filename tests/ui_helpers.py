@@ -8,10 +8,8 @@ event even to a disabled element, like a forged or stale request.
 Waiting is bounded and condition-based: ``click`` awaits the background tasks its handler
 started (a coroutine handler, a navigation) and ``until`` polls a predicate on live state.
 
-The app's objects (``hub``, ``store``, ``config``) live in the namespace ``app.py`` was run in
-by the fixture (``runpy``, as ``__main__``, which is not kept in ``sys.modules``). Every page
-function registered with ``@ui.page`` keeps that namespace as its ``__globals__``, and NiceGUI
-lists the page functions in ``Client.page_routes``: that is the handle used here.
+The app's objects come from the :class:`~components.server.Server` the test's ``app_server``
+fixture built (``app.create_app``); helpers that need its live games take it first.
 """
 
 from __future__ import annotations
@@ -21,27 +19,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from nicegui import Client, ElementFilter, background_tasks, ui
+from nicegui import ElementFilter, background_tasks, ui
 from nicegui.testing import User, UserInteraction
 
 from components.board_view import Board
+from components.server import Server
 from parcheesi.board import COLOURS
-from parcheesi.live import Hub, LiveGame
+from parcheesi.live import LiveGame
 from parcheesi.state import Phase
 
 TIMEOUT = 10.0
-
-
-def app_namespace() -> dict[str, Any]:
-    """The globals of the running ``app.py`` (reached through its ``/play`` page function)."""
-    for func, path in Client.page_routes.items():
-        if path == "/play":
-            return func.__globals__
-    raise AssertionError("app.py's pages are not registered; did a user fixture start it?")
-
-
-def hub() -> Hub:
-    return app_namespace()["hub"]
 
 
 def browser_id(user: User) -> str:
@@ -50,20 +37,16 @@ def browser_id(user: User) -> str:
     return str(user.client.request.session["id"])
 
 
-async def live_game(user: User) -> LiveGame:
+async def live_game(server: Server, user: User) -> LiveGame:
     """The game this user's browser plays (the very object the page is bound to)."""
-    game = await hub().local_game(browser_id(user), finished_too=True)
+    game = await server.hub.local_game(browser_id(user), finished_too=True)
     assert game is not None, "this browser has no local game"
     return game
 
 
-def stop_runners() -> None:
+def stop_runners(server: Server) -> None:
     """Cancel the computers' tasks of every game held in memory (as a server stop would)."""
-    try:
-        games = list(hub().games.values())
-    except AssertionError:
-        return
-    for game in games:
+    for game in list(server.hub.games.values()):
         if game.runner is not None:
             game.runner.cancel()
 
@@ -226,7 +209,7 @@ async def computers_done(game: LiveGame, timeout: float = TIMEOUT) -> None:
                 "the computers to finish their turns", timeout)
 
 
-async def start_game(user: User, *, count: int = 2, mode: str = "solo",
+async def start_game(server: Server, user: User, *, count: int = 2, mode: str = "solo",
                      levels: dict[str, str] | None = None) -> LiveGame:
     """Fill in /new (Ruby is the person in solo games) and start; returns the live game."""
     await user.open("/new")
@@ -238,7 +221,7 @@ async def start_game(user: User, *, count: int = 2, mode: str = "solo",
     # The click navigates to /play; the simulated browser opens it in a task of its own.
     await until(lambda: bool(elements(user, "turn")) and board(user) is not None,
                 "the table to open")
-    return await live_game(user)
+    return await live_game(server, user)
 
 
 async def roll_until_move(user: User, game: LiveGame, rolls: int = 30) -> None:

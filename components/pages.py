@@ -1,0 +1,393 @@
+"""The pages: thin functions that receive the server's objects and put the components
+together; every rule stays in the engine, every room decision in :mod:`parcheesi.rooms`.
+
+:func:`register` binds them to their addresses for one :class:`~components.server.Server`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ifaddr
+from fastapi.responses import JSONResponse
+from nicegui import app, background_tasks, ui
+from nicegui.client import ClientConnectionTimeout
+
+from parcheesi.live import LocalSeating, Seat
+from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
+from parcheesi.runner import ensure_runner
+
+from .lobby import LobbyView, ask_browser, host_tools, read_token, store_token, stored_room_codes
+from .palette import PRIMARY, tone_css
+from .presses import PRESS_SCRIPT
+from .rules_page import rules_content
+from .server import Server
+from .settings import Settings, settings_button
+from .setup import SetupForm
+from .table import TableView
+
+CONNECT_WAIT = 30.0
+"""Seconds a page waits for its browser's socket; a page that never connects is dropped."""
+RECONNECT_WAIT = 60.0
+"""Seconds a table page is kept while its phone is away (asleep, out of Wi-Fi)."""
+
+
+def register(server: Server) -> None:
+    """Serve the pages of ``server`` (NiceGUI keeps one set of addresses per process)."""
+
+    @ui.page("/")
+    async def home() -> None:
+        await home_page(server)
+
+    @ui.page("/new")
+    async def new_game() -> None:
+        await new_game_page(server)
+
+    @ui.page("/play", reconnect_timeout=RECONNECT_WAIT)
+    async def play() -> None:
+        await play_page(server)
+
+    @ui.page("/r/{code}")
+    def invitation(code: str) -> None:
+        ui.navigate.to(f"/room/{code}")
+
+    @ui.page("/room/{code}", reconnect_timeout=RECONNECT_WAIT)
+    async def room(code: str) -> None:
+        await room_page(server, code)
+
+    @ui.page("/rules")
+    def rules() -> None:
+        rules_page(server)
+
+    @app.get("/health")
+    async def health_check() -> JSONResponse:
+        return await health(server)
+
+
+STYLE = (Path(__file__).parent / "style.css").read_text()
+"""The pages' own styles, inlined into every page (no extra request)."""
+
+HEAD = """
+<script>
+(() => {
+  let ctx = null;
+  const unlock = () => {
+    if (!ctx) ctx = new (window.AudioContext || window.webkitAudioContext)();
+    if (ctx.state === 'suspended') ctx.resume();
+  };
+  addEventListener('pointerdown', unlock, {capture: true});
+  addEventListener('keydown', unlock, {capture: true});
+  const tones = {move: [520], capture: [330, 220], win: [523, 659, 784]};
+  window.parcheesiSound = (kind, volume) => {
+    if (!ctx || ctx.state !== 'running' || !(volume > 0)) return;
+    (tones[kind] || tones.move).forEach((frequency, k) => {
+      const start = ctx.currentTime + k * 0.12;
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.25 * volume, start);
+      gain.gain.exponentialRampToValueAtTime(0.001, start + 0.15);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(start + 0.16);
+    });
+  };
+})();
+</script>
+"""
+
+
+def frame(server: Server, title: str) -> ui.header:
+    """Head, colours and the top bar shared by every page (returned for extra buttons)."""
+    ui.add_head_html(HEAD + PRESS_SCRIPT)
+    ui.add_css(STYLE + tone_css())
+    ui.colors(primary=PRIMARY)
+    ui.page_title(title)
+    with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm") as header:
+        ui.link("Parcheesi", "/").classes(
+            "text-xl font-bold no-underline text-black touch-target").props(
+            'aria-label="Parcheesi home"')
+        ui.space()
+        ui.link("Rules", "/rules").classes("text-base touch-target").props(
+            'data-testid=rules-link')
+    server.notice.banner()
+    return header
+
+
+async def socket_connected() -> bool:
+    """Wait for this page's browser to connect its socket; False if it never does (a page
+    fetched by a script or abandoned while loading is then left for NiceGUI to drop)."""
+    try:
+        await ui.context.client.connected(timeout=CONNECT_WAIT)
+    except ClientConnectionTimeout:
+        return False
+    return not ui.context.client.is_deleted
+
+
+def browser_id() -> str:
+    return str(app.storage.browser["id"])
+
+
+def requester() -> tuple[str, ...]:
+    """Keys that room-code attempts and seat claims are rate-limited by (this page's
+    browser and address; computed while the page is built, so later clicks can use it)."""
+    request = ui.context.client.request
+    address = request.client.host if request and request.client else "unknown"
+    return (f"browser:{browser_id()}", f"address:{address}")
+
+
+async def open_online_seats(rooms: Rooms) -> list[str]:
+    """Room codes where this browser holds a seat in an unfinished game or lobby."""
+    codes = []
+    for code in await stored_room_codes():
+        room = await rooms.get(code)
+        if room is not None and room.status != RoomStatus.FINISHED:
+            token = await read_token(code)
+            if room.colour_of(token) is not None:
+                codes.append(code)
+    return codes
+
+
+async def home_page(server: Server) -> None:
+    frame(server, "Parcheesi")
+    rooms = server.rooms
+    game = await server.hub.local_game(browser_id())
+    local = game is not None and not game.over
+    with ui.column().classes("w-full max-w-md mx-auto p-4 gap-4 items-stretch"):
+        ui.label("Classic Parcheesi for the family table.").classes("text-lg")
+        resume_box = ui.column().classes("w-full gap-2 items-stretch")
+        ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
+            'data-testid=new-game size=lg')
+        with ui.card().classes("w-full"):
+            ui.label("Join a room").classes("font-medium")
+            code = ui.input("Room code", placeholder="ABCD 2345").props(
+                'data-testid=join-code autocapitalize=characters maxlength=12')
+            error = ui.label("").classes("text-negative").props('role=alert')
+
+            async def join() -> None:
+                try:
+                    room = await rooms.find(code.value or "", *requester())
+                except RoomError as problem:
+                    error.set_text(str(problem))
+                    return
+                ui.navigate.to(f"/room/{room.code}")
+
+            code.on("keydown.enter", join)
+            ui.button("Join", on_click=join).props('data-testid=join')
+        ui.link("How to play", "/rules").classes("touch-target justify-center")
+
+    def show_resume(online: list[str]) -> None:
+        with resume_box:
+            if not local and not online:
+                return
+            with ui.dialog() as choose, ui.card():
+                ui.label("Which game do you want to continue?")
+                if local:
+                    ui.button("The game on this device", on_click=lambda: ui.navigate.to(
+                        "/play")).props('data-testid=resume-local')
+                for room_code in online:
+                    ui.button(f"Online room {room_code}",
+                              on_click=lambda c=room_code: ui.navigate.to(f"/room/{c}")).props(
+                        f'data-testid=resume-room-{room_code}')
+
+            def resume() -> None:
+                if local and not online:
+                    ui.navigate.to("/play")
+                elif online and not local and len(online) == 1:
+                    ui.navigate.to(f"/room/{online[0]}")
+                else:
+                    choose.open()
+
+            ui.button("Resume", on_click=resume).props(
+                'data-testid=resume color=primary size=lg')
+
+    if local:
+        show_resume([])
+    if not await socket_connected():
+        return
+    online = await open_online_seats(rooms)
+    if online:
+        resume_box.clear()
+        show_resume(online)
+
+
+async def new_game_page(server: Server) -> None:
+    frame(server, "New game · Parcheesi")
+    rooms, hub = server.rooms, server.hub
+    owner = browser_id()
+
+    async def start(mode: str, seats: list[Seat]) -> None:
+        if mode == "online":
+            try:
+                room, token = await rooms.create(seats)
+            except RoomError as error:
+                ui.notify(str(error), type="negative")
+                return
+            try:
+                await store_token(room.code, token)
+            except TimeoutError:  # without the key in this browser nobody holds the host seat
+                await rooms.discard(room)
+                ui.notify("This browser did not keep the room's key in time, so the room was "
+                          "not made. Please try again.", type="negative")
+                return
+            ui.navigate.to(f"/room/{room.code}")
+            return
+        current = await hub.local_game(owner)
+        if current is not None and not current.over:
+            with ui.dialog() as dialog, ui.card():
+                ui.label("Abandon the game in progress and start a new one?")
+                with ui.row():
+                    ui.button("Keep playing", on_click=lambda: dialog.submit(False)).props(
+                        "flat data-testid=keep-game")
+                    ui.button("Start new game", on_click=lambda: dialog.submit(True)).props(
+                        "color=negative data-testid=confirm-new-game")
+            if not await dialog:
+                return
+        await hub.create_local(owner, mode, seats)
+        ui.navigate.to("/play")
+
+    with ui.column().classes("w-full max-w-xl mx-auto p-4"):
+        SetupForm(start)
+
+
+async def play_page(server: Server) -> None:
+    header = frame(server, "Parcheesi")
+    game = await server.hub.local_game(browser_id(), finished_too=True)
+    if game is None:
+        ui.navigate.to("/")
+        return
+    settings = Settings(app.storage.user)
+    humans = [s.colour for s in game.seats.values() if s.is_human]
+    local = humans[0] if game.mode == "solo" and humans else None
+    with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
+        view = TableView(LocalSeating(game, local), settings, lambda: ui.navigate.to("/new"))
+    with header:
+        settings_button(settings, lambda: view.redraw([]))
+    ensure_runner(game, server.config.pace)
+    if not await socket_connected():
+        return
+    settings.system_reduced_motion = bool(await ask_browser(
+        "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
+    view.redraw([])
+
+
+def invite_url(code: str, port: int) -> str:
+    """The invitation link, with an address phones can reach when the host uses localhost."""
+    request = ui.context.client.request
+    host = request.headers.get("host", "") if request else ""
+    scheme = request.url.scheme if request else "http"
+    if not host or host.split(":")[0] in ("localhost", "127.0.0.1", "::1", "[::1]"):
+        urls = lan_urls(port)
+        base = urls[0] if urls else f"http://localhost:{port}"
+    else:
+        base = f"{scheme}://{host}"
+    return f"{base}/r/{code}"
+
+
+async def room_page(server: Server, code: str) -> None:
+    header = frame(server, "Room · Parcheesi")
+    rooms = server.rooms
+    try:
+        room = await rooms.find(code, *requester())
+    except RoomError as error:
+        with ui.column().classes("w-full max-w-md mx-auto p-4"):
+            ui.label(str(error)).props('role=alert data-testid=room-error')
+            ui.link("Home", "/")
+        return
+    client = ui.context.client
+    keys = requester()
+    # The browser's settings are read while its request is still being answered: NiceGUI may
+    # let go of a browser's stored settings between the response and the socket.
+    settings = Settings(app.storage.user)
+    if not await socket_connected():
+        return
+    token = await read_token(room.code)
+    seat = {"token": token}
+    rooms.connect(room, room.colour_of(token))
+    # NiceGUI calls the disconnect handlers whenever the socket drops, also when the same page
+    # reconnects a moment later (a phone waking up): count the reconnection as well, and stop
+    # following the room only when the page is gone for good.
+    client.on_connect(lambda: rooms.connect(room, room.colour_of(seat["token"])))
+    client.on_disconnect(lambda: rooms.disconnect(room, room.colour_of(seat["token"])))
+    content = ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2")
+    shown: dict[str, str | None] = {"game": None}
+
+    def claimed(new_token: str) -> None:
+        seat["token"] = new_token
+        rooms.connect(room, room.colour_of(new_token))
+
+    async def build() -> None:
+        """Draw the lobby or the game; again whenever the room moves on to a new game."""
+        content.clear()
+        with content:
+            if room.status == RoomStatus.LOBBY:
+                LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config.port),
+                          keys, on_claimed=claimed)
+                return
+            shown["game"] = room.game_id
+            await play_room(server, room, seat["token"], header, settings)
+
+    def follow(changed: Room) -> None:
+        if changed.status != RoomStatus.LOBBY and changed.game_id != shown["game"]:
+            shown["game"] = changed.game_id
+            background_tasks.create(build(), name="room next game")
+
+    rooms.subscribe(room, follow)
+    client.on_delete(lambda: rooms.unsubscribe(room, follow))
+    await build()
+
+
+async def play_room(server: Server, room: Room, token: str | None, header: ui.header,
+                    settings: Settings) -> None:
+    rooms = server.rooms
+    game = await rooms.game(room)
+    if game is None:
+        ui.label("This room's game could not be found.").props('role=alert')
+        return
+    colour = room.colour_of(token)
+
+    async def play_again() -> None:
+        if room.game_id != game.id:  # a second tap, or another tab was quicker: done already
+            return
+        try:
+            await rooms.play_again(room, token)
+        except RoomError as error:
+            ui.notify(str(error), type="negative")
+
+    if colour is None:
+        ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
+    view = TableView(RoomSeating(rooms, room, token, game, colour), settings, play_again)
+    host_tools(rooms, room, token)
+    with header:
+        settings_button(settings, lambda: view.redraw([]))
+    ensure_runner(game, server.config.pace)
+
+
+async def health(server: Server) -> JSONResponse:
+    """For reverse proxies and monitors: 200 while the database takes writes, 503 (with the
+    reason) when it cannot, or when its file is no longer the one the server opened."""
+    problem = await server.store.problem()
+    server.notice.show(problem)
+    body = {"status": "ok" if problem is None else "unavailable",
+            "database": "ok" if problem is None else problem,
+            "live_games": len(server.hub.games), "rooms": len(server.rooms.rooms)}
+    return JSONResponse(body, status_code=200 if problem is None else 503)
+
+
+def rules_page(server: Server) -> None:
+    frame(server, "Rules · Parcheesi")
+    with ui.column().classes("w-full max-w-2xl mx-auto p-4"):
+        rules_content()
+        ui.link("Back", "/").classes("touch-target").props('data-testid=back')
+
+
+def lan_urls(port: int) -> list[str]:
+    """Addresses phones on the same network can open."""
+    urls = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                urls.append(f"http://{ip.ip}:{port}")
+    return sorted(set(urls))
+
+

@@ -1,0 +1,45 @@
+"""What one running server serves from: its settings, its store, its live games and rooms.
+
+:func:`app.create_app` makes one and hands it to the pages (:mod:`.pages`), which read its
+fields on every request; nothing about it is global, so a test builds its own over its own
+data directory (and its own clock), and a second one over the same database is what a
+restarted process would see.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from parcheesi.config import Config, proxy_settings
+from parcheesi.live import Clock, Hub
+from parcheesi.rooms import Rooms
+from parcheesi.store import Store
+
+from .health import HealthNotice
+
+
+@dataclass
+class Server:
+    config: Config
+    store: Store
+    hub: Hub
+    rooms: Rooms
+    notice: HealthNotice
+
+    @classmethod
+    def open(cls, config: Config, clock: Clock = time.monotonic) -> Server:
+        """The server's objects over ``config``'s database (nothing is opened until the
+        store's ``init`` runs at start-up)."""
+        store = Store(config.database_url)
+        hub = Hub(store, clock)
+        return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store))
+
+    def run_options(self) -> dict[str, Any]:
+        """The options of ``ui.run`` for this server (the tests' browser server uses them
+        too, so it serves what a host's does)."""
+        return dict(host=self.config.host, port=self.config.port, title="Parcheesi",
+                    reload=False, show=False, storage_secret=self.config.storage_secret,
+                    reconnect_timeout=10, favicon="🎲", show_welcome_message=True,
+                    tailwind=False, **proxy_settings(self.config))
