@@ -34,4 +34,5 @@ trap './scripts/test-postgres.sh stop' EXIT
 
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/python scripts/complexity.py  # no function of app.py, parcheesi, components above 15
 .venv/bin/python -m pytest "$@"
