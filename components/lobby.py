@@ -14,8 +14,8 @@ from typing import Any
 import segno
 from nicegui import Client, ui
 
-from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
+from parcheesi.games import rules_for
 from parcheesi.live import HUMAN, NAME_LENGTH
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
 
@@ -209,6 +209,7 @@ def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
         return
     box = ui.column().classes("w-full gap-1")
     level = {"value": "medium"}
+    rules = rules_for(room.kind)
 
     def redraw() -> None:
         box.clear()
@@ -218,11 +219,11 @@ def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
         with box:
             ui.label("Some players have been away for a minute. You may let a computer "
                      "take their seat.").classes("text-sm")
-            ui.select({lv: lv.title() for lv in TABLE_LEVELS}, value=level["value"],
+            ui.select({lv: lv.title() for lv in rules.table_levels}, value=level["value"],
                       label="Computer level",
                       on_change=lambda e: level.update(value=e.value)).classes("w-40")
             for colour in absent:
-                name = COLOURS[colour]
+                name = rules.colours[colour]
                 ui.button(f"Replace {name.title()} with a computer",
                           on_click=lambda c=colour: replace(c)).props(
                     f'data-testid=replace-seat-{name} outline')

@@ -21,11 +21,9 @@ from typing import Any
 
 from nicegui import ui
 
-from parcheesi.ai import hint
-from parcheesi.board import COLOURS
-from parcheesi.game import Action, Captured, Event, Roll, Won
+from parcheesi.games import Action, Event
 from parcheesi.live import STALE, LiveGame, Refused, SaveFailed, Seating
-from parcheesi.state import IllegalAction, Phase
+from parcheesi.state import IllegalAction
 
 from .board_view import Board
 from .buttons import PlainButton
@@ -138,9 +136,9 @@ class TableView:
     def seen(self) -> Seen:
         """What the model reads of the game now."""
         game = self.game
-        return Seen(game.state, game.version,
-                    {c: s.display_name() for c, s in game.seats.items()},
-                    {c: s.description() for c, s in game.seats.items()},
+        return Seen(game.rules, game.state, game.version,
+                    {c: s.display_name(game.rules.colours) for c, s in game.seats.items()},
+                    {c: s.description(game.rules.colours) for c, s in game.seats.items()},
                     game.stats, self.can_act(), game.fault)
 
     def stamp(self) -> str:
@@ -199,8 +197,9 @@ class TableView:
         await self._press(stamp, self._roll)
 
     async def _roll(self, version: int) -> None:
-        if self.can_act() and self.game.state.phase in (Phase.OPENING, Phase.ROLL):
-            await self.send(Roll(), version)
+        action = self.model.roll_action(self.seen())
+        if action is not None:
+            await self.send(action, version)
 
     async def press_piece(self, piece: int, stamp: Any) -> None:
         await self._press(stamp, lambda version: self.choose_piece(piece, version))
@@ -229,7 +228,7 @@ class TableView:
         if not self.model.hint_applies(seen):
             self.model.show_hint(seen, None, None)
         else:
-            decision = hint(seen.state)
+            decision = self.game.rules.hint(seen.state)
             self.model.show_hint(seen, decision.reason, decision.state)
         self.status.set_text(self.model.status)
 
@@ -242,12 +241,12 @@ class TableView:
         if not self.model.hint_applies(self.seen()):
             return
         self.model.hinted = None
-        for k, action in enumerate(hint(self.game.state).actions):
+        for k, action in enumerate(self.game.rules.hint(self.game.state).actions):
             if not await self.send(action, version + k):
                 break
 
     async def _board_click(self, colour: int, piece: int, stamp: Any) -> None:
-        if colour == self.game.state.turn:
+        if colour == self.game.turn:
             await self.press_piece(piece, stamp)
         else:
             await self._press(stamp, lambda _: None)
@@ -280,9 +279,9 @@ class TableView:
         (no message of its own), or None when the sound is off or nothing happened."""
         if not self.settings.sound or not events:
             return None
-        kind = ("win" if any(isinstance(e, Won) for e in events)
-                else "capture" if any(isinstance(e, Captured) for e in events)
-                else "move")
+        rules = self.game.rules
+        kind = ("win" if rules.over(self.game.state)
+                else "capture" if rules.captures(events) else "move")
         return [kind, round(self.settings.volume / 100, 2)]
 
     def rotation(self) -> int:
@@ -291,8 +290,9 @@ class TableView:
             local = self.seating.view_colour
             return local if local is not None and local in range(4) else 0
         if choice == "turn":
-            return self.game.state.turn
-        return COLOURS.index(choice) if choice in COLOURS else 0
+            return self.game.turn
+        colours = self.game.rules.colours
+        return colours.index(choice) if choice in colours else 0
 
     def redraw(self, events: list[Event]) -> None:
         """Draw the model's screen for the game now (``events``: what led there)."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from parcheesi.board import HOME, START, progress_of_square
-from parcheesi.choices import Choice, choices, for_piece, pieces_to_choose, using_portion
+from parcheesi.board import HOME, START
+from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
 from parcheesi.dice import Dice
 from parcheesi.game import (
     Action,
@@ -25,8 +25,8 @@ from parcheesi.game import (
     NoMove,
     Rolled,
     TurnPassed,
-    standings,
 )
+from parcheesi.games import GameRules
 from parcheesi.live import Stats
 from parcheesi.state import Phase, State
 
@@ -41,6 +41,8 @@ HINT_UNAVAILABLE = "A hint is available when you have a roll to play."
 class Seen:
     """What the table reads of the live game, at one version."""
 
+    rules: GameRules
+    """The game's rules: what the table asks instead of deciding anything itself."""
     state: State
     version: int
     names: Mapping[int, str]
@@ -119,8 +121,7 @@ def animations(events: list[Event]) -> tuple[tuple[int, int, int, int], ...]:
         elif isinstance(event, Moved):
             out.append((event.colour, event.piece, event.start, event.end))
         elif isinstance(event, Captured):
-            was = progress_of_square(event.colour, event.square)
-            out.append((event.colour, event.piece, was, START))
+            out.append((event.colour, event.piece, event.progress, START))
     return tuple(out)
 
 
@@ -142,7 +143,7 @@ class TableModel:
     def choices(self, seen: Seen) -> list[Choice]:
         """What the engine offers at this version (worked out once per position)."""
         if self._choices[0] != seen.version:
-            self._choices = (seen.version, choices(seen.state))
+            self._choices = (seen.version, seen.rules.choices(seen.state))
         return self._choices[1]
 
     def movable(self, seen: Seen) -> set[int]:
@@ -152,6 +153,12 @@ class TableModel:
         if self.portion is not None:
             options = using_portion(options, self.portion)
         return pieces_to_choose(options)
+
+    def roll_action(self, seen: Seen) -> Action | None:
+        """The roll, when rolling is what the person here may do now."""
+        if not seen.acting or not seen.rules.rolling(seen.state):
+            return None
+        return next((c.action for c in self.choices(seen)), None)
 
     def options_for(self, seen: Seen, piece: int) -> list[Choice]:
         return for_piece(self.choices(seen), piece)
@@ -188,7 +195,8 @@ class TableModel:
         self.status = f"Hint: {reason}"
 
     def hint_applies(self, seen: Seen) -> bool:
-        return seen.acting and seen.state.phase in (Phase.MOVE, Phase.REWARD)
+        rules = seen.rules
+        return seen.acting and not rules.rolling(seen.state) and not rules.over(seen.state)
 
     def changed(self, seen: Seen, events: list[Event]) -> None:
         """The game moved on (or told the table something): picks that no longer apply go,
@@ -229,7 +237,7 @@ class TableModel:
             dice=state.dice or self.last_roll,
             chips=self._chips(seen),
             roll_text="Roll for the start" if state.phase is Phase.OPENING else "Roll",
-            can_roll=seen.acting and state.phase in (Phase.OPENING, Phase.ROLL),
+            can_roll=seen.acting and seen.rules.rolling(state),
             tone=TONES[state.turn],
             pieces=tuple(PieceButton(k in movable, k == self.selected,
                                      piece_label(name(state.turn), k, p))
@@ -240,15 +248,15 @@ class TableModel:
             can_hint=self.hint_applies(seen),
             status=self._status(seen),
             log=tuple(move_log(seen.stats.recent, name, LOG_LINES)),
-            winner=name(state.winner) if state.winner is not None else None,
+            winner=name(winner) if (winner := seen.rules.winner(state)) is not None else None,
             standings=self._standings(seen),
         )
 
     def _turn_line(self, seen: Seen) -> str:
         state = seen.state
-        if state.phase is Phase.OVER:
-            return f"{seen.names[standings(state)[0]]} won"
-        seat = seen.seats[state.turn]
+        if seen.rules.over(state):
+            return f"{seen.names[seen.rules.standings(state)[0]]} won"
+        seat = seen.seats[seen.rules.turn(state)]
         return f"Opening roll: {seat}" if state.phase is Phase.OPENING else f"Turn: {seat}"
 
     def _options(self, seen: Seen) -> tuple[tuple[str, Action], ...]:
@@ -280,7 +288,7 @@ class TableModel:
 
     def _status(self, seen: Seen) -> str:
         state = seen.state
-        if not seen.acting and state.phase is not Phase.OVER:
+        if not seen.acting and not seen.rules.over(state):
             return self.status or f"{seen.names[state.turn]} is thinking…"
         if seen.acting and state.phase is Phase.ROLL and state.doubles:
             return f"{seen.names[state.turn]} rolled doubles: roll again"
@@ -288,10 +296,10 @@ class TableModel:
 
     def _standings(self, seen: Seen) -> tuple[Standing, ...]:
         state = seen.state
-        if state.phase is not Phase.OVER:
+        if not seen.rules.over(state):
             return ()
         stats = seen.stats
         return tuple(Standing(k + 1, seen.names[c], state.pieces[c].count(HOME),
                               stats.captures.get(c, 0), stats.lost.get(c, 0))
-                     for k, c in enumerate(standings(state)))
+                     for k, c in enumerate(seen.rules.standings(state)))
 

@@ -1,5 +1,8 @@
 """Parcheesi: the rules engine and everything that serves it, without any user interface.
 
+:mod:`.games` is the game-rules interface the server holds games through (``GameRules``,
+``GAMES``, ``rules_for``); :mod:`.engine` puts the Parcheesi engine behind it.
+
 The engine is pure and deterministic (dice are injected): :mod:`.state` (the position),
 :mod:`.game` (actions, events, :func:`~.game.apply`), :mod:`.choices` (what each open choice
 does), :mod:`.rules` (the roll search), :mod:`.board` and :mod:`.layout` (geometry),
@@ -14,8 +17,11 @@ computers' supervised task), :mod:`.store` (SQLite or PostgreSQL), :mod:`.migrat
 """
 
 from .choices import Choice, choices
+from .engine import PARCHEESI_RULES
 from .game import Action, Event, Move, Reward, Roll, apply, legal_actions, standings
+from .games import GAMES, GameRules, rules_for
 from .state import IllegalAction, Phase, State, new_state
 
-__all__ = ["Action", "Choice", "Event", "IllegalAction", "Move", "Phase", "Reward", "Roll",
-           "State", "apply", "choices", "legal_actions", "new_state", "standings"]
+__all__ = ["GAMES", "PARCHEESI_RULES", "Action", "Choice", "Event", "GameRules",
+           "IllegalAction", "Move", "Phase", "Reward", "Roll", "State", "apply", "choices",
+           "legal_actions", "new_state", "rules_for", "standings"]

@@ -4,7 +4,8 @@
   and print every distinct position reachable by the end of that roll.
 - ``choose --player LEVEL [--lines]``: the position a computer player's choices reach by the
   end of the roll, with the hint's reason; ``--lines`` answers one request per line.
-- ``simulate --players a,b[,c[,d]] --games N --seed S [--json]``: computer-only games.
+- ``simulate --players a,b[,c[,d]] --games N --seed S [--game KIND] [--json]``:
+  computer-only games.
 - ``migrate``: bring the database up to this version's schema (the server also does it on
   start).
 - ``backup OUTPUT`` / ``restore BACKUP``: a consistent copy of the database while the server
@@ -26,40 +27,35 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .ai import LEVELS, decide
-from .analysis import outcomes_after_roll
-from .game import Roll, apply
-from .notation import (
-    MAX_REQUEST_LENGTH,
-    NotationError,
-    compact,
-    decode_request,
-    parse_request,
-    pieces_to_json,
-)
+from .games import DEFAULT_GAME, GAMES, GameRules
+from .notation import MAX_REQUEST_LENGTH, NotationError, brief, decode_request, parse_json
 from .simulate import simulate
-from .state import Phase
 
 
-def outcomes_json(text: str) -> dict[str, list[dict[str, object]]]:
-    state, dice = parse_request(text)
-    found = {compact({"pieces": pieces_to_json(after.pieces)})
-             for after, _ in outcomes_after_roll(state, dice)}
-    return {"outcomes": [json.loads(item) for item in sorted(found)]}
+def game_request(text: str) -> tuple[GameRules, dict[str, Any]]:
+    """The game a request is for (``"game"``, Parcheesi when absent) and the rest of it."""
+    request = parse_json(text)
+    if not isinstance(request, dict):
+        raise NotationError("the request must be a JSON object")
+    kind = request.pop("game", DEFAULT_GAME)
+    if not isinstance(kind, str) or kind not in GAMES:
+        raise NotationError(f"unknown game {brief(json.dumps(kind))} "
+                            f"(use {' or '.join(sorted(GAMES))})")
+    return GAMES[kind], request
 
 
-def choose_json(text: str, player: str) -> dict[str, object]:
+def outcomes_json(text: str) -> dict[str, Any]:
+    rules, request = game_request(text)
+    return rules.outcomes(request)
+
+
+def choose_json(text: str, player: str) -> dict[str, Any]:
     """The end position of ``player``'s choice for the request's roll, and why."""
-    state, dice = parse_request(text)
-    after, _ = apply(state, Roll(), dice)
-    if after.phase in (Phase.MOVE, Phase.REWARD) and after.turn == state.turn:
-        decision = decide(after, player, reason=True)
-        return {"pieces": pieces_to_json(decision.state.pieces), "reason": decision.reason}
-    if state.doubles == 2 and dice[0] == dice[1]:
-        reason = "Third doubles: the leading piece goes back to START"
-    else:
-        reason = "No move is possible"
-    return {"pieces": pieces_to_json(after.pieces), "reason": reason}
+    rules, request = game_request(text)
+    if player not in rules.levels:
+        raise NotationError(f"{rules.title} has no player {player!r} "
+                            f"(use {', '.join(rules.levels)})")
+    return rules.choose(request, player)
 
 
 def _fail(message: str) -> int:
@@ -109,7 +105,8 @@ def cmd_choose(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     players = [name.strip() for name in args.players.split(",")]
     try:
-        result = simulate(players, args.games, args.seed, workers=args.workers)
+        result = simulate(players, args.games, args.seed, workers=args.workers,
+                          kind=args.game)
     except ValueError as error:
         return _fail(str(error))
     if args.json:
@@ -179,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     outcomes.set_defaults(run=cmd_outcomes)
     choose = commands.add_parser("choose", help="a computer player's choice for one roll "
                                  "(JSON request on standard input)")
-    choose.add_argument("--player", choices=LEVELS, default="hard")
+    levels = list(dict.fromkeys(level for rules in GAMES.values() for level in rules.levels))
+    choose.add_argument("--player", choices=levels, default="hard")
     choose.add_argument("--lines", action="store_true",
                         help="answer one request per input line until end of input")
     choose.set_defaults(run=cmd_choose)
@@ -190,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--workers", type=int, default=1,
                      help="processes to play in (results do not depend on it)")
+    sim.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME)
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
     for name, run, text in (("migrate", cmd_migrate, "upgrade the database schema"),

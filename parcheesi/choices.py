@@ -106,8 +106,7 @@ def _what_it_does(state: State, action: Move | Reward) -> Choice:
         elif isinstance(event, Moved):
             path.append(event.end)
         elif isinstance(event, Captured):
-            captures.append(Capture(event.colour, event.piece,
-                                    state.pieces[event.colour][event.piece]))
+            captures.append(Capture(event.colour, event.piece, event.progress))
     end = after.pieces[colour][piece]
     home = end == HOME
     return Choice(action, piece, state.mover[piece], tuple(path), end, tuple(captures), home,

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations
 
-from .board import HOME, START, track_square
+from .board import HOME, START
 from .dice import Dice, DiceSource, seeded
 from .rules import Node, RollPlan, View, own_blockades, penalty_piece, reward_options
 from .state import IllegalAction, Phase, Pieces, State, blockade_pairs, new_state
@@ -93,11 +93,17 @@ class Moved:
 
 @dataclass(frozen=True, slots=True)
 class Captured:
+    """``colour``'s ``piece`` sent back to START by ``by_colour``'s ``by_piece``.
+
+    ``progress`` is where the captured piece stood, in its own colour's progress (0..63),
+    like every other position in an event: not the capturer's progress, not a track square.
+    """
+
     colour: int
     piece: int
     by_colour: int
     by_piece: int
-    square: int
+    progress: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,8 +332,9 @@ def _landed(pieces: Pieces, view: View, colour: int, piece: int, cap_x: int, hom
     if cap_x >= 0:
         victim = view.opp_owner[cap_x]
         assert victim is not None
+        was = pieces[victim[0]][victim[1]]
         pieces = _replace_piece(pieces, victim[0], victim[1], START)
-        events.append(Captured(victim[0], victim[1], colour, piece, track_square(colour, cap_x)))
+        events.append(Captured(victim[0], victim[1], colour, piece, was))
         rewards.append(CAPTURE_REWARD)
     if home:
         events.append(ReachedHome(colour, piece))

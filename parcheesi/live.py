@@ -18,25 +18,20 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
-from .ai import TABLE_LEVELS
-from .board import COLOUR_INDEX, COLOURS
-from .dice import new_seed, seeded
-from .game import Action, Captured, Event, Game, apply
+from .dice import new_seed
+from .games import DEFAULT_GAME, GAMES, Action, Event, GameRules, State, rules_for
 from .loading import SingleFlight
-from .notation import action_from_json, action_to_json, state_from_json, state_to_json
-from .state import IllegalAction, Phase, State, new_state, validate_colours
-from .store import PARCHEESI, GameRow, Store, VersionConflict
+from .state import IllegalAction
+from .store import GameRow, Store, VersionConflict
 
 log = logging.getLogger(__name__)
 
 HUMAN = "human"
 COMPUTER = "computer"
-GAME_KINDS = (PARCHEESI,)
-"""The kinds of game this server plays (``games.kind``)."""
 NAME_LENGTH = 24
 """Characters a player's name may have."""
 MODES = ("same_device", "solo")
@@ -78,12 +73,13 @@ class Seat:
     def is_human(self) -> bool:
         return self.kind == HUMAN
 
-    def display_name(self) -> str:
-        return self.name or COLOURS[self.colour].title()
+    def display_name(self, colours: Sequence[str]) -> str:
+        """The player's name, or the seat's colour (of the game's ``colours``)."""
+        return self.name or colours[self.colour].title()
 
-    def description(self) -> str:
+    def description(self, colours: Sequence[str]) -> str:
         """Who plays the seat, for the turn line: "Ann (Ruby)", "Amber, hard computer"."""
-        colour = COLOURS[self.colour].title()
+        colour = colours[self.colour].title()
         if not self.is_human:
             return f"{colour}, {self.level} computer"
         return f"{self.name} ({colour})" if self.name else colour
@@ -93,20 +89,24 @@ class SetupError(ValueError):
     """Seats that do not make a valid game; the message says why."""
 
 
-def check_seats(mode: str, seats: list[Seat]) -> list[Seat]:
-    """Validate a seat list for ``mode`` and return it in turn order."""
+def check_seats(mode: str, seats: list[Seat], kind: str = DEFAULT_GAME) -> list[Seat]:
+    """Validate a seat list of game ``kind`` for ``mode`` and return it in turn order."""
     if mode not in MODES:
         raise SetupError(f"unknown mode {mode!r}")
+    if kind not in GAMES:
+        raise SetupError(f"unknown game {kind!r}")
+    rules = GAMES[kind]
     try:
-        validate_colours(tuple(s.colour for s in seats))
+        rules.check_colours(tuple(s.colour for s in seats))
     except ValueError as error:
         raise SetupError(str(error)) from None
+    levels = rules.table_levels
     for seat in seats:
         if seat.kind not in (HUMAN, COMPUTER):
             raise SetupError(f"a seat is a human or a computer, not {seat.kind!r}")
-        if seat.kind == COMPUTER and seat.level not in TABLE_LEVELS:
-            raise SetupError(f"computers are {', '.join(TABLE_LEVELS[:-1])} or "
-                             f"{TABLE_LEVELS[-1]}, not {seat.level!r}")
+        if seat.kind == COMPUTER and seat.level not in levels:
+            raise SetupError(f"computers are {', '.join(levels[:-1])} or "
+                             f"{levels[-1]}, not {seat.level!r}")
         if len(seat.name) > NAME_LENGTH:
             raise SetupError(f"names are at most {NAME_LENGTH} characters")
     humans = sum(1 for s in seats if s.is_human)
@@ -125,16 +125,16 @@ class Stats:
     lost (the winner screen), and the latest events (the move log). Rebuilt from the record
     when a game is loaded, so every tab, a reload and a restart show the same."""
 
+    rules: GameRules
     captures: dict[int, int] = field(default_factory=dict)
     lost: dict[int, int] = field(default_factory=dict)
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
 
     def record(self, events: list[Event]) -> None:
         self.recent.extend(events)
-        for event in events:
-            if isinstance(event, Captured):
-                self.captures[event.by_colour] = self.captures.get(event.by_colour, 0) + 1
-                self.lost[event.colour] = self.lost.get(event.colour, 0) + 1
+        for by, victim in self.rules.captures(events):
+            self.captures[by] = self.captures.get(by, 0) + 1
+            self.lost[victim] = self.lost.get(victim, 0) + 1
 
 
 Listener = Callable[["LiveGame", list[Event]], None]
@@ -146,16 +146,19 @@ class LiveGame:
 
     def __init__(self, row: GameRow, state: State, store: Store, stats: Stats,
                  clock: Clock = time.monotonic) -> None:
+        self.rules = rules_for(row.kind)
+        """What the game's engine says; the only way this object learns a rule."""
+        self.kind = row.kind
         self.id = row.id
         self.owner = row.owner
         self.mode = row.mode
         self.seed = row.seed
-        self.seats = {s.colour: s for s in (Seat(**raw) for raw in json.loads(row.seats))}
+        self.seats = {s.colour: s for s in seats_of(row)}
         self.state = state
         self.version = row.version
         self.store = store
         self.stats = stats
-        self.dice = seeded(row.seed)
+        self.dice = self.rules.dice(row.seed)
         self.lock = asyncio.Lock()
         self.listeners: list[Listener] = []
         """Open views of this game; while there are none, computers wait."""
@@ -176,10 +179,19 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.rules.over(self.state)
+
+    @property
+    def turn(self) -> int:
+        """The colour to act now."""
+        return self.rules.turn(self.state)
 
     def seat_to_act(self) -> Seat:
-        return self.seats[self.state.turn]
+        return self.seats[self.turn]
+
+    def name_of(self, colour: int) -> str:
+        """The seat's player, or its colour, for messages."""
+        return self.seats[colour].display_name(self.rules.colours)
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.append(listener)
@@ -249,8 +261,10 @@ class LiveGame:
                                                "detail": error.detail})
             raise
         if self.over:
-            log.info("game finished", extra={"game": self.id, "mode": self.mode,
-                                             "winner": COLOURS[self.state.winner or 0]})
+            winner = self.rules.winner(self.state)
+            log.info("game finished", extra={
+                "game": self.id, "mode": self.mode,
+                "winner": None if winner is None else self.rules.colours[winner]})
         self.fault = None
         self.notify(events)
         return events
@@ -268,12 +282,13 @@ class LiveGame:
         async with self.lock:
             self._check(version, computer, colour)
             try:
-                new, events = apply(self.state, action, self.dice)
+                new, events = self.rules.apply(self.state, action, self.dice)
             except IllegalAction as error:
                 raise Refused("That move is not possible now.", str(error)) from None
             try:
-                await self.store.append_action(self.id, self.version, action_to_json(action),
-                                               state_to_json(new), new.phase is Phase.OVER)
+                await self.store.append_action(
+                    self.id, self.version, self.rules.action_to_json(action),
+                    self.rules.state_to_json(new), self.rules.over(new))
             except VersionConflict:
                 # The database is ahead of this object: catch up, then refuse as stale.
                 await self._reload()
@@ -294,11 +309,11 @@ class LiveGame:
             raise Refused(STALE)
         if self.over:
             raise Refused("The game is over.")
-        if colour is not None and colour != self.state.turn:
-            raise Refused(f"It is {self.seat_to_act().display_name()}'s turn, not yours.")
+        if colour is not None and colour != self.turn:
+            raise Refused(f"It is {self.name_of(self.turn)}'s turn, not yours.")
         if self.seat_to_act().is_human == computer:
             who = "a computer" if computer else "a person"
-            raise Refused(f"{COLOURS[self.state.turn].title()} is not played by {who}.")
+            raise Refused(f"{self.rules.colours[self.turn].title()} is not played by {who}.")
 
     async def _reload(self) -> None:
         """Take the stored record as the truth (another writer extended it)."""
@@ -348,14 +363,21 @@ class LocalSeating:
 async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
     """A stored game's state and statistics, rebuilt from its record (the stored snapshot
     must agree with it; the record wins if not)."""
-    actions = [action_from_json(raw) for raw in await store.actions(row.id)]
-    replay = Game([COLOUR_INDEX[name] for name in json.loads(row.state)["colours"]], row.seed)
-    stats = Stats()
+    rules = rules_for(row.kind)
+    actions = [rules.action_from_json(raw) for raw in await store.actions(row.id)]
+    colours = tuple(s.colour for s in seats_of(row))
+    state, dice, stats = rules.new_state(colours), rules.dice(row.seed), Stats(rules)
     for action in actions:
-        stats.record(replay.play(action))
-    if replay.state != state_from_json(json.loads(row.state)):
+        state, events = rules.apply(state, action, dice)
+        stats.record(events)
+    if state != rules.state_from_json(json.loads(row.state)):
         log.error("game %s: stored snapshot differs from its record; using the record", row.id)
-    return replay.state, stats
+    return state, stats
+
+
+def seats_of(row: GameRow) -> list[Seat]:
+    """A stored game's seats, in turn order."""
+    return sorted((Seat(**raw) for raw in json.loads(row.seats)), key=lambda s: s.colour)
 
 
 class Hub:
@@ -368,29 +390,32 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
 
-    async def create_local(self, owner: str, mode: str, seats: list[Seat]) -> LiveGame:
-        """A new local game for this browser; its previous local game is abandoned (in the
-        same transaction)."""
-        ordered = check_seats(mode, seats)
+    async def create_local(self, owner: str, mode: str, seats: list[Seat],
+                           kind: str = DEFAULT_GAME) -> LiveGame:
+        """A new local game of ``kind`` for this browser; its previous local game is
+        abandoned (in the same transaction)."""
+        ordered = check_seats(mode, seats, kind)
         previous = await self.store.current_local_game(owner, finished_too=True)
-        row, state = self.new_row(owner, mode, ordered)
+        row, state = self.new_row(owner, mode, ordered, kind)
         await self.store.create_game(row, replacing=previous.id if previous else None)
         if previous is not None:
             self._forget(previous.id)
         return self.add(row, state)
 
-    def new_row(self, owner: str, mode: str, seats: list[Seat]) -> tuple[GameRow, State]:
-        """The row and first state of a new game (not stored yet)."""
+    def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME
+                ) -> tuple[GameRow, State]:
+        """The row and first state of a new game of ``kind`` (not stored yet)."""
+        rules = rules_for(kind)
         ordered = sorted(seats, key=lambda s: s.colour)
-        state = new_state(tuple(s.colour for s in ordered))
-        row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode,
+        state = rules.new_state(tuple(s.colour for s in ordered))
+        row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode, kind=kind,
                       seats=json.dumps([asdict(s) for s in ordered]), seed=new_seed(),
-                      state=json.dumps(state_to_json(state)))
+                      state=json.dumps(rules.state_to_json(state)))
         return row, state
 
     def add(self, row: GameRow, state: State) -> LiveGame:
         """The live object of a game just stored."""
-        game = LiveGame(row, state, self.store, Stats(), self.clock)
+        game = LiveGame(row, state, self.store, Stats(rules_for(row.kind)), self.clock)
         self.games[row.id] = game
         return game
 
@@ -412,7 +437,7 @@ class Hub:
         row = await self.store.game(game_id)
         if row is None or row.abandoned:
             return None
-        if row.kind not in GAME_KINDS:  # written by a newer version of the server
+        if row.kind not in GAMES:  # written by a newer version of the server
             log.error("game %s is of an unknown kind %r; it is not loaded", row.id, row.kind)
             return None
         state, stats = await load_record(self.store, row)

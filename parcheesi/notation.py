@@ -38,7 +38,7 @@ def piece_from_json(value: Any, where: str) -> int:
     if value == "home" and isinstance(value, str):
         return HOME
     if isinstance(value, bool) or not isinstance(value, int):
-        raise NotationError(f"{where}: {_brief(json.dumps(value))} is not \"start\", \"home\" "
+        raise NotationError(f"{where}: {brief(json.dumps(value))} is not \"start\", \"home\" "
                             f"or a progress 0..70")
     if not 0 <= value < HOME:
         raise NotationError(f"{where}: progress {value} is out of range 0..70")
@@ -61,7 +61,7 @@ def pieces_from_json(obj: Any) -> Pieces:
         raise NotationError("pieces must be an object mapping colours to four pieces")
     for name in obj:
         if name not in COLOUR_INDEX:
-            raise NotationError(f"unknown colour {_brief(repr(name))} "
+            raise NotationError(f"unknown colour {brief(repr(name))} "
                                 "(use ruby, emerald, sapphire, amber)")
     colours = sorted(COLOUR_INDEX[name] for name in obj)
     if not 2 <= len(colours) <= 4:
@@ -183,7 +183,7 @@ def _refuse_constant(name: str) -> float:
     raise NotationError(f"not JSON: {name} is not a number")
 
 
-def _brief(quoted: str) -> str:
+def brief(quoted: str) -> str:
     """Input quoted in a reason, cut short: a reason stays one short line."""
     return quoted if len(quoted) <= MAX_SHOWN else quoted[:MAX_SHOWN - 3] + "..."
 
@@ -193,7 +193,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise NotationError(f"{_brief(repr(key))} is given more than once")
+            raise NotationError(f"{brief(repr(key))} is given more than once")
         obj[key] = value
     return obj
 
@@ -203,7 +203,7 @@ def request_from_json(obj: Any) -> tuple[State, Dice]:
         raise NotationError("the request must be a JSON object")
     unknown = sorted(set(obj) - _REQUEST_KEYS)
     if unknown:
-        raise NotationError(f"unknown field {_brief(repr(unknown[0]))}")
+        raise NotationError(f"unknown field {brief(repr(unknown[0]))}")
     for key in ("turn", "pieces", "dice"):
         if key not in obj:
             raise NotationError(f"missing field {key!r}")
@@ -211,10 +211,10 @@ def request_from_json(obj: Any) -> tuple[State, Dice]:
     colour = _request_turn(obj["turn"], pieces)
     dice = obj["dice"]
     if not isinstance(dice, list) or len(dice) != 2 or not all(_int_in(v, 1, 6) for v in dice):
-        raise NotationError(f"dice must be two values 1..6, not {_brief(json.dumps(dice))}")
+        raise NotationError(f"dice must be two values 1..6, not {brief(json.dumps(dice))}")
     doubles = obj.get("doubles", 0)
     if not _int_in(doubles, 0, 2):
-        raise NotationError(f"doubles must be 0, 1 or 2, not {_brief(json.dumps(doubles))}")
+        raise NotationError(f"doubles must be 0, 1 or 2, not {brief(json.dumps(doubles))}")
     colours = tuple(c for c in range(4) if pieces[c])
     state = State(colours=colours, pieces=pieces, phase=Phase.ROLL, turn=colour,
                   doubles=doubles, pairs=blockade_pairs(pieces[colour]))
@@ -223,7 +223,7 @@ def request_from_json(obj: Any) -> tuple[State, Dice]:
 
 def _request_turn(turn: Any, pieces: Pieces) -> int:
     if not isinstance(turn, str) or turn not in COLOUR_INDEX:
-        raise NotationError(f"turn {_brief(json.dumps(turn))} is not a colour")
+        raise NotationError(f"turn {brief(json.dumps(turn))} is not a colour")
     colour = COLOUR_INDEX[turn]
     if not pieces[colour]:
         raise NotationError(f"turn {turn!r} is not among the colours")

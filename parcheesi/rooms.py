@@ -28,8 +28,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
-from .ai import TABLE_LEVELS
-from .game import Action, Event
+from .games import DEFAULT_GAME, Action, Event, rules_for
 from .live import (
     COMPUTER,
     HUMAN,
@@ -113,6 +112,8 @@ class Room:
     """Colour of the host's seat."""
     seats: dict[int, RoomSeat]
     status: RoomStatus = RoomStatus.LOBBY
+    kind: str = DEFAULT_GAME
+    """The game its tables play."""
     game_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -146,7 +147,8 @@ class Room:
         return found
 
     def to_row(self) -> RoomRow:
-        return RoomRow(code=self.code, host=self.host, status=self.status, game_id=self.game_id,
+        return RoomRow(code=self.code, host=self.host, status=self.status, kind=self.kind,
+                       game_id=self.game_id,
                        seats=json.dumps([asdict(s) for s in self.seats.values()]),
                        created_at=self.created_at, last_action_at=self.last_action_at)
 
@@ -154,7 +156,7 @@ class Room:
     def from_row(cls, row: RoomRow) -> Room:
         seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
         return cls(code=row.code, host=row.host, seats=seats, status=RoomStatus(row.status),
-                   game_id=row.game_id, created_at=_aware(row.created_at),
+                   kind=row.kind, game_id=row.game_id, created_at=_aware(row.created_at),
                    last_action_at=_aware(row.last_action_at))
 
 
@@ -180,7 +182,7 @@ class RoomSeating:
     def may_act(self) -> bool:
         colour = self.colour
         game = self.game
-        return (colour is not None and not game.over and game.state.turn == colour
+        return (colour is not None and not game.over and game.turn == colour
                 and game.seat_to_act().is_human)
 
     async def act(self, action: Action, version: int) -> list[Event]:
@@ -386,13 +388,14 @@ class Rooms:
 
     # --- lobby ---------------------------------------------------------------------------------
 
-    async def create(self, seats: list[Seat]) -> tuple[Room, str]:
-        """A new room; the first seat is the host's. Returns the room and the host's token."""
+    async def create(self, seats: list[Seat], kind: str = DEFAULT_GAME) -> tuple[Room, str]:
+        """A new room playing ``kind``; the first seat is the host's. Returns the room and the
+        host's token."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
         host = seats[0].colour
         try:
-            check_seats("same_device", seats)
+            check_seats("same_device", seats, kind)
         except SetupError as error:
             raise RoomError(str(error)) from None
         token = secrets.token_urlsafe(32)
@@ -406,7 +409,7 @@ class Rooms:
                 break
         else:  # pragma: no cover - 32^8 codes
             raise RoomError("Could not find a free room code; please try again.")
-        room = Room(code=code, host=host, seats=room_seats, touched=self.clock())
+        room = Room(code=code, host=host, seats=room_seats, kind=kind, touched=self.clock())
         room.absent_since[host] = self.clock()
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
@@ -471,7 +474,7 @@ class Rooms:
             if not room.can_start() and status == RoomStatus.LOBBY:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             row, state = self.hub.new_row(f"room:{room.code}", "online",
-                                          [s.seat() for s in room.seats.values()])
+                                          [s.seat() for s in room.seats.values()], room.kind)
             before = (room.game_id, room.status, room.last_action_at)
             room.game_id, room.status = row.id, RoomStatus.PLAYING
             room.last_action_at = datetime.now(UTC)
@@ -538,8 +541,9 @@ class Rooms:
     async def replace(self, room: Room, token: str | None, colour: int, level: str) -> None:
         """The host hands an absent human's seat to a computer of ``level``."""
         self._require_host(room, token)
-        if level not in TABLE_LEVELS:
-            raise RoomError("Computers are easy, medium or hard.")
+        levels = rules_for(room.kind).table_levels
+        if level not in levels:
+            raise RoomError(f"Computers are {', '.join(levels[:-1])} or {levels[-1]}.")
         if colour not in self.replaceable(room):
             raise RoomError("Only a player who has been away for a minute can be replaced.")
         game = await self.game(room)

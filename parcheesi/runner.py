@@ -14,7 +14,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from .ai import decide
 from .live import LiveGame, SaveFailed
 from .state import IllegalAction
 
@@ -77,7 +76,7 @@ async def play_computers(game: LiveGame, pace: float, sleep: Sleep = asyncio.sle
 async def _play_turn(game: LiveGame, version: int, pace: float, sleep: Sleep) -> None:
     """Decide from the position at ``version`` and play the decision's actions, each against
     the version the previous one produced."""
-    decision = decide(game.state, game.seat_to_act().level)
+    decision = game.rules.decide(game.state, game.seat_to_act().level)
     try:
         for k, action in enumerate(decision.actions):
             if k:

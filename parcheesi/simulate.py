@@ -1,9 +1,10 @@
 """Computer-only games for measuring the players (``python -m parcheesi simulate``).
 
 Seats rotate so that every player sits in every seat equally: game ``g`` assigns colours by
-rotating the player list by ``g``, and two-player games alternate between the two opposite
-pairs. Each game's dice seed is derived from the run's seed and the game number, so the same
-seed gives the same games, whether run in one process or several.
+rotating the player list by ``g``, and the colour sets the game allows (for Parcheesi's two
+players, the two opposite pairs) take turns. Each game's dice seed is derived from the run's
+seed and the game number, so the same seed gives the same games, whether run in one process
+or several.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .ai import LEVELS, decide
-from .game import Game
-from .state import Phase
+from .games import DEFAULT_GAME, GameRules, rules_for
 
 MAX_ROLLS = 20_000
 """A game that has not ended after this many rolls is reported as an error."""
@@ -30,18 +29,13 @@ class GameResult:
     decision_ms: dict[str, list[float]] = field(default_factory=dict)
 
 
-def seating(players: list[str], game_index: int) -> dict[int, str]:
-    """Colour index -> player name for game ``game_index``."""
+def seating(rules: GameRules, players: list[str], game_index: int) -> dict[int, str]:
+    """Colour -> player name for game ``game_index``: the players rotate over the seats,
+    and the colour sets the game allows for that many players take turns."""
     n = len(players)
     rotated = [players[(k + game_index) % n] for k in range(n)]
-    if n == 2:
-        pair = (0, 2) if (game_index // 2) % 2 == 0 else (1, 3)
-        colours: tuple[int, ...] = pair
-    elif n == 3:
-        missing = (game_index // 3) % 4
-        colours = tuple(c for c in range(4) if c != missing)
-    else:
-        colours = (0, 1, 2, 3)
+    sets = rules.colour_sets(n)
+    colours = sets[(game_index // n) % len(sets)]
     return dict(zip(colours, rotated, strict=True))
 
 
@@ -50,37 +44,43 @@ def game_seed(seed: int, game_index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def play_game(players: list[str], seed: int, game_index: int) -> GameResult:
-    seats = seating(players, game_index)
-    game = Game(tuple(seats), game_seed(seed, game_index))
+def play_game(players: list[str], seed: int, game_index: int,
+              kind: str = DEFAULT_GAME) -> GameResult:
+    """One game; every decision but a plain roll is timed for its player."""
+    rules = rules_for(kind)
+    seats = seating(rules, players, game_index)
+    state = rules.new_state(tuple(seats))
+    dice = rules.dice(game_seed(seed, game_index))
     times: dict[str, list[float]] = {name: [] for name in players}
-    while game.state.phase is not Phase.OVER:
-        if game.state.rolls > MAX_ROLLS:
+    while not rules.over(state):
+        if rules.rolls(state) > MAX_ROLLS:
             raise RuntimeError(f"game {game_index} did not end after {MAX_ROLLS} rolls")
-        name = seats[game.state.turn]
-        if game.state.phase in (Phase.MOVE, Phase.REWARD):
-            started = time.perf_counter()
-            decision = decide(game.state, name)
+        name = seats[rules.turn(state)]
+        rolling = rules.rolling(state)
+        started = time.perf_counter()
+        decision = rules.decide(state, name)
+        if not rolling:
             times[name].append((time.perf_counter() - started) * 1000)
-            actions = decision.actions
-        else:
-            actions = decide(game.state, name).actions
-        for action in actions:
-            game.play(action)
-    assert game.state.winner is not None
-    return GameResult(seats[game.state.winner], game.state.rolls, times)
+        for action in decision.actions:
+            state, _ = rules.apply(state, action, dice)
+    winner = rules.winner(state)
+    assert winner is not None
+    return GameResult(seats[winner], rules.rolls(state), times)
 
 
-def _play_chunk(args: tuple[list[str], int, list[int]]) -> list[GameResult]:
-    players, seed, indices = args
-    return [play_game(players, seed, g) for g in indices]
+def _play_chunk(args: tuple[list[str], int, list[int], str]) -> list[GameResult]:
+    players, seed, indices, kind = args
+    return [play_game(players, seed, g, kind) for g in indices]
 
 
-def simulate(players: list[str], games: int, seed: int, workers: int = 1) -> dict[str, object]:
-    """Play ``games`` games and summarise wins, length, speed and decision times."""
-    _check(players, games)
+def simulate(players: list[str], games: int, seed: int, workers: int = 1,
+             kind: str = DEFAULT_GAME) -> dict[str, object]:
+    """Play ``games`` games of ``kind`` and summarise wins, length, speed and decision
+    times."""
+    rules = rules_for(kind)
+    _check(rules, players, games)
     started = time.perf_counter()
-    results = _play_all(players, games, seed, workers)
+    results = _play_all(players, games, seed, workers, kind)
     elapsed = time.perf_counter() - started
     names = list(dict.fromkeys(players))
     wins = {name: sum(1 for r in results if r.winner == name) for name in names}
@@ -89,6 +89,7 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1) -> dic
         samples = sorted(t for r in results for t in r.decision_ms.get(name, []))
         decision[name] = _percentiles(samples)
     return {
+        "game": kind,
         "players": players,
         "games": games,
         "seed": seed,
@@ -100,21 +101,22 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1) -> dic
     }
 
 
-def _check(players: list[str], games: int) -> None:
+def _check(rules: GameRules, players: list[str], games: int) -> None:
     for name in players:
-        if name not in LEVELS:
-            raise ValueError(f"unknown player {name!r} (use {', '.join(LEVELS)})")
+        if name not in rules.levels:
+            raise ValueError(f"unknown player {name!r} (use {', '.join(rules.levels)})")
     if not 2 <= len(players) <= 4:
         raise ValueError("a game needs 2 to 4 players")
     if games < 1:
         raise ValueError("--games must be at least 1")
 
 
-def _play_all(players: list[str], games: int, seed: int, workers: int) -> list[GameResult]:
+def _play_all(players: list[str], games: int, seed: int, workers: int, kind: str
+              ) -> list[GameResult]:
     """Every game's result, in ``workers`` processes (the results do not depend on them)."""
     if workers <= 1:
-        return _play_chunk((players, seed, list(range(games))))
-    chunks = [(players, seed, list(range(w, games, workers))) for w in range(workers)]
+        return _play_chunk((players, seed, list(range(games)), kind))
+    chunks = [(players, seed, list(range(w, games, workers)), kind) for w in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         return [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
 

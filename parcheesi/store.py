@@ -95,6 +95,8 @@ class RoomRow(SQLModel, table=True):
     host: int
     """Colour of the host's seat."""
     status: str = Field(max_length=16)
+    kind: str = Field(default=PARCHEESI, max_length=16)
+    """The game the room's tables play (``games.kind``)."""
     game_id: str | None = Field(default=None, max_length=32)
     seats: str
     """JSON list of seats with their token hashes (never the tokens) and readiness."""

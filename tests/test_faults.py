@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from parcheesi import runner as runner_module
+from parcheesi import ai
 from parcheesi import store as store_module
 from parcheesi.game import Roll, legal_actions
 from parcheesi.live import COMPUTER, HUMAN, Hub, LiveGame, SaveFailed, Seat
@@ -148,15 +148,15 @@ async def test_the_computers_task_starts_again_after_an_unexpected_error(
     game.subscribe(lambda *_: None)
     await game.act(Roll(), version=0)
     broken = {"left": 2}
-    real_decide = runner_module.decide
+    real_decide = ai.decide
 
-    def decide(state: Any, level: str) -> Any:
+    def decide(state: Any, level: str, reason: bool = False) -> Any:
         if broken["left"]:
             broken["left"] -= 1
             raise RuntimeError("a bug in the computer player")
-        return real_decide(state, level)
+        return real_decide(state, level, reason)
 
-    monkeypatch.setattr("parcheesi.runner.decide", decide)
+    monkeypatch.setattr("parcheesi.ai.decide", decide)  # what the game's rules ask
 
     async def sleep(_: float) -> None:
         await asyncio.sleep(0)

@@ -36,6 +36,7 @@ from ui_helpers import (
 
 from components.server import Server
 from parcheesi.board import HOME
+from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Game
 from parcheesi.live import LiveGame, Stats
 from parcheesi.notation import action_from_json
@@ -51,7 +52,7 @@ MAX_CLICKS = 400
 async def record_replay(game: LiveGame) -> tuple[Game, Stats]:
     """The game rebuilt by the engine from its stored record (seed and actions)."""
     replay = Game([RUBY, SAPPHIRE], game.seed)
-    stats = Stats()
+    stats = Stats(PARCHEESI_RULES)
     for raw in await game.store.actions(game.id):
         stats.record(replay.play(action_from_json(raw)))
     return replay, stats
@@ -100,7 +101,7 @@ async def test_a_solo_game_is_played_to_the_winner_card(
     assert winner is not None and game.state.pieces[winner] == (HOME,) * 4
 
     card = element(user, "winner")
-    names = {RUBY: game.seats[RUBY].display_name(), SAPPHIRE: game.seats[SAPPHIRE].display_name()}
+    names = {RUBY: game.name_of(RUBY), SAPPHIRE: game.name_of(SAPPHIRE)}
     loser = SAPPHIRE if winner == RUBY else RUBY
     with user:
         assert any(isinstance(e, ui.label) and e.text == f"{names[winner]} wins!"

@@ -441,7 +441,7 @@ async def test_a_finished_room_plays_again_with_the_same_seats(
     while not game.over:  # both phones play quick "easy" moves to the end
         for action in decide(game.state, "easy").actions:
             await app_server.rooms.act(room, tokens[game.state.turn], action, game.version)
-    winner = game.seats[game.state.winner].display_name()
+    winner = game.name_of(game.state.winner)
     for person in (host, guest):
         await text_is(person.user, "turn", f"{winner} won")
         await shown(person.user, "winner")

@@ -167,7 +167,7 @@ def test_wrap_from_square_67_to_0_lands_and_captures_past_the_seam():
     state, _ = rolled("emerald", pieces, (4, 6))
     after, events = apply(state, Move(0, (4,)))
     assert [e for e in events if isinstance(e, Moved)] == [Moved(EMERALD, 0, 44, 48, 4)]
-    assert [e for e in events if isinstance(e, Captured)] == [Captured(AMBER, 0, EMERALD, 0, 2)]
+    assert [e for e in events if isinstance(e, Captured)] == [Captured(AMBER, 0, EMERALD, 0, 14)]
     assert after.pieces[AMBER] == (START,) * 4
     # Whole roll: 4 then 6 captures and ends on 54 (square 76%68=8); 6 first goes to 50
     # (square 4) and the 4 then passes the single on square 2 to 54. The 20 from 54 would
@@ -381,7 +381,7 @@ def test_entering_captures_an_opponent_single_on_the_entry_square():
     state, _ = rolled("ruby", pieces, (5, 2))
     after, events = apply(state, Move(0, (5,)))
     assert Entered(RUBY, 0, (5,)) in events
-    assert Captured(EMERALD, 0, RUBY, 0, 5) in events
+    assert Captured(EMERALD, 0, RUBY, 0, 51) in events
     assert after.pieces[EMERALD] == (START,) * 4
     assert after.rewards == (20,)
     # Whole roll: enter, 2 on the new piece (2) or on 20 (22), then the 20 on either piece.
@@ -440,7 +440,7 @@ def test_landing_on_an_opponent_single_captures_it_to_start_for_a_20():
     pieces = {"ruby": [10, S, S, S], "sapphire": [47, S, S, S]}
     state, _ = rolled("ruby", pieces, (3, 6))
     after, events = apply(state, Move(0, (3,)))
-    assert Captured(SAPPHIRE, 0, RUBY, 0, 18) in events
+    assert Captured(SAPPHIRE, 0, RUBY, 0, 47) in events
     assert after.pieces[SAPPHIRE] == (START,) * 4 and after.rewards == (20,)
     # The reward waits until the dice are used: the 6 comes first.
     assert after.phase is Phase.MOVE and legal_rewards(after) == []
@@ -827,7 +827,7 @@ def test_reward_that_captures_earns_another_reward():
     state, _ = play(state, Move(0, (3,)), Move(0, (6,)))
     assert state.rewards == (20,)
     state, events = apply(state, Reward(0, 20))
-    assert Captured(SAPPHIRE, 1, RUBY, 0, 44) in events
+    assert Captured(SAPPHIRE, 1, RUBY, 0, 5) in events
     assert state.phase is Phase.REWARD and state.rewards == (20,)
     state, _ = apply(state, Reward(0, 20))
     assert state.pieces[RUBY] == (59, HOME, HOME, HOME) and state.turn == SAPPHIRE
@@ -1023,7 +1023,7 @@ def test_win_ends_the_game_at_once_ignoring_pending_rewards_and_the_doubles_roll
     pieces = {"ruby": [57, H, H, H], "sapphire": [26, S, S, S]}
     state, _ = rolled("ruby", pieces, (4, 4))
     state, events = play(state, Move(0, (3,)), Move(0, (3,)), Move(0, (4,)))
-    assert Captured(SAPPHIRE, 0, RUBY, 0, 65) in events
+    assert Captured(SAPPHIRE, 0, RUBY, 0, 26) in events
     assert state.phase is Phase.MOVE and state.rewards == (20,)
     state, events = apply(state, Move(0, (4,)))
     assert ReachedHome(RUBY, 0) in events and events[-1] == Won(RUBY)

@@ -17,10 +17,13 @@ from parcheesi.backup import backup, restore
 from parcheesi.game import Roll, legal_actions
 from parcheesi.live import COMPUTER, HUMAN, Hub, LiveGame, Seat
 from parcheesi.migrate import current_revision, sync_url, upgrade
+from parcheesi.rooms import Rooms
 from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
+HEAD_REVISION = "0005"
+"""The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
 
@@ -136,7 +139,7 @@ async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resu
 
     upgraded = Store(database_url)
     resumed = await Hub(upgraded).local_game("browser-c")
-    assert current_revision(database_url) == "0004"
+    assert current_revision(database_url) == HEAD_REVISION
     assert resumed is not None
     assert (resumed.state, resumed.version) == (saved["state"], saved["version"])
     await play_some(resumed, 3)
@@ -153,6 +156,7 @@ async def test_games_from_before_game_kinds_are_parcheesi_and_unknown_kinds_stay
     engine = create_engine(sync_url(database_url))
     with engine.begin() as connection:  # the schema as a server before game kinds left it
         connection.execute(text("ALTER TABLE games DROP COLUMN kind"))
+        connection.execute(text("ALTER TABLE rooms DROP COLUMN kind"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0003'"))
     await asyncio.to_thread(upgrade, database_url)
     with engine.begin() as connection:
@@ -169,11 +173,28 @@ async def test_games_from_before_game_kinds_are_parcheesi_and_unknown_kinds_stay
     await reopened.close()
 
 
+async def test_rooms_from_before_room_kinds_play_parcheesi(database_url):
+    store = Store(database_url)
+    hub = Hub(store)
+    room, _ = await Rooms(store, hub).create(SEATS)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before room kinds left it
+        connection.execute(text("ALTER TABLE rooms DROP COLUMN kind"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0004'"))
+    await asyncio.to_thread(upgrade, database_url)
+    engine.dispose()
+    reopened = Store(database_url)
+    again = await Rooms(reopened, Hub(reopened)).get(room.code)
+    assert again is not None and again.kind == "parcheesi"
+    await reopened.close()
+
+
 async def test_migrating_a_new_database_step_by_step_reaches_the_same_schema(database_url):
     await asyncio.to_thread(upgrade, database_url, "0001")
     assert current_revision(database_url) == "0001"
     await asyncio.to_thread(upgrade, database_url)
-    assert current_revision(database_url) == "0004"
+    assert current_revision(database_url) == HEAD_REVISION
     store = Store(database_url)
     assert await store.problem() is None
     await store.close()
@@ -212,7 +233,7 @@ def test_backup_command_writes_a_file_and_reports_bad_urls(tmp_path):
     migrate = subprocess.run([sys.executable, "-m", "parcheesi", "migrate", "--database-url",
                               url], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert migrate.returncode == 0, migrate.stderr
-    assert "0004" in migrate.stdout
+    assert HEAD_REVISION in migrate.stdout
     out = tmp_path / "copy.sqlite3"
     done = subprocess.run([sys.executable, "-m", "parcheesi", "backup", str(out),
                            "--database-url", url], capture_output=True, text=True, cwd=ROOT,

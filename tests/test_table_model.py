@@ -6,6 +6,7 @@ from __future__ import annotations
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
 from components.table_model import HINT_UNAVAILABLE, Seen, TableModel
+from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Move, Roll, apply, standings
 from parcheesi.live import Stats
 from parcheesi.state import State
@@ -17,7 +18,8 @@ SEATS = {RUBY: "Ann (Ruby)", EMERALD: "Emerald, easy computer",
 
 def seen(state: State, *, version: int = 1, acting: bool = True, stats: Stats | None = None
          ) -> Seen:
-    return Seen(state, version, NAMES, SEATS, stats or Stats(), acting)
+    return Seen(PARCHEESI_RULES, state, version, NAMES, SEATS, stats or Stats(PARCHEESI_RULES),
+                acting)
 
 
 def test_a_roll_is_the_only_thing_to_do_before_the_dice():
@@ -71,7 +73,7 @@ def test_nothing_moves_for_a_table_that_may_not_act():
 def test_the_status_says_what_happened_and_the_log_keeps_it():
     before = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})
     after, events = apply(before, Roll(), (5, 3))
-    stats = Stats()
+    stats = Stats(PARCHEESI_RULES)
     stats.record(events)
     model = TableModel()
     now = seen(after, version=2, stats=stats)
@@ -85,7 +87,7 @@ def test_the_status_says_what_happened_and_the_log_keeps_it():
 def test_a_finished_game_shows_the_standings():
     state, _ = rolled("ruby", {"ruby": [66, H, H, H], "sapphire": [S, S, 30, H]}, (5, 3))
     over, events = apply(state, Move(0, (5,)))
-    stats = Stats()
+    stats = Stats(PARCHEESI_RULES)
     stats.record(events)
     screen = TableModel().screen(seen(over, version=3, acting=False, stats=stats), events)
     assert screen.winner == "Ann" and screen.turn == "Ann won"
@@ -98,7 +100,7 @@ def test_a_finished_game_shows_the_standings():
 def test_the_third_doubles_is_told_by_its_own_event():
     before = at_roll("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, doubles=2)
     after, events = apply(before, Roll(), (6, 6))
-    stats = Stats()
+    stats = Stats(PARCHEESI_RULES)
     stats.record(events)
     screen = TableModel().screen(seen(after, stats=stats, acting=False), events)
     assert screen.log == ("Sapphire's turn",

@@ -1,0 +1,115 @@
+"""The Parcheesi engine behind the game-rules interface (:class:`~.games.GameRules`).
+
+Nothing here decides a rule: each method hands over to the module that owns it (the turn
+machine in :mod:`.game`, the choices in :mod:`.choices`, the players in :mod:`.ai`, the JSON
+in :mod:`.notation`), so the rest of the server can hold a Parcheesi game without importing
+any of them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import ai, notation
+from .analysis import outcomes_after_roll
+from .board import COLOURS, opposite
+from .choices import Choice, choices
+from .dice import DiceSource, seeded
+from .game import Action, Captured, Event, Roll, apply, standings
+from .state import Phase, State, new_state, validate_colours
+
+
+@dataclass(frozen=True)
+class ParcheesiRules:
+    kind: str = "parcheesi"
+    title: str = "Parcheesi"
+    colours: tuple[str, ...] = COLOURS
+    levels: tuple[str, ...] = ai.LEVELS
+    table_levels: tuple[str, ...] = ai.TABLE_LEVELS
+
+    def check_colours(self, colours: tuple[int, ...]) -> tuple[int, ...]:
+        return validate_colours(colours)
+
+    def colour_sets(self, count: int) -> list[tuple[int, ...]]:
+        if count == 2:
+            return [(c, opposite(c)) for c in (0, 1)]
+        if count == 3:
+            return [tuple(c for c in range(4) if c != missing) for missing in range(4)]
+        return [(0, 1, 2, 3)] if count == 4 else []
+
+    def new_state(self, colours: tuple[int, ...]) -> State:
+        return new_state(colours)
+
+    def dice(self, seed: int) -> DiceSource:
+        return seeded(seed)
+
+    def apply(self, state: State, action: Action, dice: DiceSource
+              ) -> tuple[State, list[Event]]:
+        return apply(state, action, dice)
+
+    def choices(self, state: State) -> list[Choice]:
+        return choices(state)
+
+    def turn(self, state: State) -> int:
+        return state.turn
+
+    def rolling(self, state: State) -> bool:
+        return state.phase in (Phase.OPENING, Phase.ROLL)
+
+    def over(self, state: State) -> bool:
+        return state.phase is Phase.OVER
+
+    def winner(self, state: State) -> int | None:
+        return state.winner
+
+    def rolls(self, state: State) -> int:
+        return state.rolls
+
+    def standings(self, state: State) -> list[int]:
+        return standings(state)
+
+    def decide(self, state: State, level: str, reason: bool = False) -> ai.Decision:
+        return ai.decide(state, level, reason)
+
+    def hint(self, state: State) -> ai.Decision:
+        return ai.hint(state)
+
+    def captures(self, events: Sequence[Event]) -> list[tuple[int, int]]:
+        return [(e.by_colour, e.colour) for e in events if isinstance(e, Captured)]
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return notation.state_to_json(state)
+
+    def state_from_json(self, raw: Any) -> State:
+        return notation.state_from_json(raw)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return notation.action_to_json(action)
+
+    def action_from_json(self, raw: Any) -> Action:
+        return notation.action_from_json(raw)
+
+    def outcomes(self, request: dict[str, Any]) -> dict[str, Any]:
+        state, dice = notation.request_from_json(request)
+        found = {notation.compact({"pieces": notation.pieces_to_json(after.pieces)})
+                 for after, _ in outcomes_after_roll(state, dice)}
+        return {"outcomes": [json.loads(item) for item in sorted(found)]}
+
+    def choose(self, request: dict[str, Any], level: str) -> dict[str, Any]:
+        state, dice = notation.request_from_json(request)
+        after, _ = apply(state, Roll(), dice)
+        if after.phase in (Phase.MOVE, Phase.REWARD) and after.turn == state.turn:
+            decision = ai.decide(after, level, reason=True)
+            return {"pieces": notation.pieces_to_json(decision.state.pieces),
+                    "reason": decision.reason}
+        if state.doubles == 2 and dice[0] == dice[1]:
+            reason = "Third doubles: the leading piece goes back to START"
+        else:
+            reason = "No move is possible"
+        return {"pieces": notation.pieces_to_json(after.pieces), "reason": reason}
+
+
+PARCHEESI_RULES = ParcheesiRules()
