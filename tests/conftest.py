@@ -26,7 +26,7 @@ import pytest
 from nicegui.testing import User, screen_plugin
 from nicegui.testing.screen import Screen
 from selenium import webdriver
-from serving import build_app, simulated_app, simulated_user
+from simulation import build_app, simulated_app, simulated_user
 
 from components.server import Server
 from parcheesi.config import Config, parse

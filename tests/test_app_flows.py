@@ -17,7 +17,7 @@ import pytest
 from nicegui import app, background_tasks, ui
 from nicegui.testing import User, UserInteraction
 from room_helpers import drop_connection, restore_connection
-from serving import simulated_app, simulated_user
+from simulation import simulated_app, simulated_user
 from ui_helpers import (
     board,
     board_click,
