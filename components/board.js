@@ -40,7 +40,7 @@ const BoardBase = {
 export default {
   components: { BoardBase },
   props: { geometry: Object, state: String },
-  emits: ["piece_click"],
+  emits: ["piece_click", "target_click"],
   data() {
     return { anim: null, clock: 0, frame: 0, focused: null, lastSeq: 0, prefersReduced: false };
   },
@@ -97,6 +97,12 @@ export default {
       const stamp = this.view.stamp;
       if (p.movable && (!window.parcheesiClaim || window.parcheesiClaim(stamp))) {
         this.$emit("piece_click", { colour: p.c, piece: p.n - 1, stamp });
+      }
+    },
+    pressTarget(k) {
+      const stamp = this.view.stamp;
+      if (!window.parcheesiClaim || window.parcheesiClaim(stamp)) {
+        this.$emit("target_click", { index: k, stamp });
       }
     },
     // Only movable pieces listen for focus: Chromium makes any SVG element with focus
@@ -163,7 +169,13 @@ export default {
          @click="finish">
       <g :transform="turn">
         <BoardBase :g="geometry" :active="activeKey" :upright="upright"/>
-        <g v-for="(t, k) in view.targets" :key="'target' + k" :transform="'translate(' + t[0] + ' ' + t[1] + ')'">
+        <g v-for="(t, k) in view.targets" :key="'target' + k" :transform="'translate(' + t[0] + ' ' + t[1] + ')'"
+           :data-testid="t[4] ? 'board-target' : null" :role="t[4] ? 'button' : null"
+           :aria-label="t[4] || null" :tabindex="t[4] ? 0 : null"
+           :style="{ cursor: t[4] ? 'pointer' : 'default', outline: 'none' }"
+           @click="t[4] && pressTarget(k)" @keydown.enter.prevent="t[4] && pressTarget(k)"
+           @keydown.space.prevent="t[4] && pressTarget(k)">
+          <circle v-if="t[4]" :r="Math.max(t[2], geometry.target_hit)" fill="transparent"/>
           <circle :r="t[2]" :fill="geometry.colours[t[3]][3]" fill-opacity="0.75" stroke="#1b1b1b"
                   stroke-width="3.5" stroke-dasharray="9 6">
             <animateTransform v-if="!reduced" attributeName="transform" type="rotate" from="0" to="360"

@@ -40,6 +40,7 @@ from nicegui import events, ui
 from parcheesi.board import COLOURS, HOME, START, is_lane, is_track
 from parcheesi.layout import (
     CELL,
+    MAX_ANIMATION_MS,
     SIZE,
     centre_rect,
     hit_radius,
@@ -54,6 +55,7 @@ from parcheesi.layout import (
     star_points,
     start_circle,
     start_slots,
+    step_ms,
     track_rect,
 )
 
@@ -68,14 +70,11 @@ BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
     (p.fill, p.dark, p.light, p.mid) for p in PAINTS)
 """Per colour, the shades ``board.js`` draws with (fill, dark, light, mid: see ``Paint``)."""
 
-STEP_MS = 75
-"""Time per square of a walking piece."""
-CAPTURE_MS = 320
-"""A captured piece slides home in one long step; give it time to be seen."""
-MAX_ANIMATION_MS = 1000
-"""All moves of one show() together; longer sequences are played faster."""
 TARGET_RADIUS = 0.47 * CELL
 HOME_TARGET_RADIUS = 0.75 * CELL
+TARGET_HIT = 1.25 * CELL
+"""How far from a landing marker's centre a tap still takes it: 44 CSS px across on a
+390 px wide phone, where the board is about 342 px wide."""
 
 
 def _r(value: float) -> float:
@@ -115,6 +114,7 @@ def _geometry() -> dict[str, Any]:
         "homes": [_points(home_triangle(c)) for c in colours],
         "centre": [_r(v) for v in centre_rect()],
         "label": "Parcheesi board",
+        "target_hit": _r(TARGET_HIT),
     }
 
 
@@ -158,12 +158,17 @@ def _target_ring(colour: int, progress: int) -> list[float]:
 class Board(ui.element, component="board.js"):
     """The whole board as one SVG; pieces are buttons when the caller says they may move."""
 
-    def __init__(self, on_piece_click: Callable[[int, int, Any], Any] | None = None) -> None:
+    def __init__(self, on_piece_click: Callable[[int, int, Any], Any] | None = None,
+                 on_target_click: Callable[[int, int, Any], Any] | None = None) -> None:
         """:param on_piece_click: called with (colour, piece index, the stamp the board
         showed) when a movable piece is clicked or activated from the keyboard; may be a
-        coroutine function."""
+        coroutine function.
+        :param on_target_click: called with (colour, progress, stamp) when a landing marker
+        that has a label (see :meth:`show`) is tapped or activated."""
         super().__init__()
         self._on_piece_click = on_piece_click
+        self._on_target_click = on_target_click
+        self._tappable: list[tuple[int, int] | None] = []
         self._movable: frozenset[PieceId] = frozenset()
         self._shown: Sequence[Sequence[int]] = ()
         self._seq = 0
@@ -180,6 +185,7 @@ class Board(ui.element, component="board.js"):
             "stamp": "",
         })
         self.on("piece_click", self._handle_piece_click)
+        self.on("target_click", self._handle_target_click)
 
     def show(
         self,
@@ -188,6 +194,7 @@ class Board(ui.element, component="board.js"):
         movable: Collection[PieceId] = frozenset(),
         selected: PieceId | None = None,
         targets: Iterable[tuple[int, int]] = (),
+        target_labels: Sequence[str | None] = (),
         labels: Mapping[PieceId, str] | None = None,
         rotation: int = 0,
         moves: Iterable[Move] = (),
@@ -198,13 +205,19 @@ class Board(ui.element, component="board.js"):
         """Draw ``pieces`` (the engine's per-colour progress tuples; ``()`` = inactive colour).
 
         ``movable`` pieces become focusable buttons; ``targets`` are (colour, progress)
-        landing squares to preview; ``rotation`` quarter turns bring Emerald (1), Sapphire
-        (2) or Amber (3) to the bottom; ``moves`` are animated in order, square by square,
-        unless ``reduced_motion``. A new show() ends any animation still playing. ``sound``
-        (``[kind, volume]``) is played once by the page's ``parcheesiSound``.
+        landing squares to preview, those with a ``target_labels`` entry (by position) are
+        buttons (``board-target``) that take that landing; ``rotation`` quarter turns bring
+        Emerald (1), Sapphire (2) or Amber (3) to the bottom; ``moves`` are animated in order,
+        square by square, unless ``reduced_motion``. A new show() ends any animation still
+        playing. ``sound`` (``[kind, volume]``) is played once by the page's
+        ``parcheesiSound``.
         """
         labels = labels or {}
         movable_set = frozenset(movable)
+        shown_targets = list(targets)
+        names = [*target_labels, *[None] * (len(shown_targets) - len(target_labels))]
+        self._tappable = [t if name else None for t, name in zip(shown_targets, names,
+                                                                  strict=True)]
         drawn = [
             [
                 c,
@@ -223,7 +236,8 @@ class Board(ui.element, component="board.js"):
             "reduced": reduced_motion,
             "active": [1 if c < len(pieces) and pieces[c] else 0 for c in range(len(COLOURS))],
             "pieces": drawn,
-            "targets": [_target_ring(c, p) for c, p in targets],
+            "targets": [[*_target_ring(c, p), name] for (c, p), name in zip(
+                shown_targets, names, strict=True)],
             "moves": [] if reduced_motion else self._animations(list(moves), pieces),
             "sound": list(sound) if sound else None,
             "stamp": stamp,
@@ -252,7 +266,7 @@ class Board(ui.element, component="board.js"):
                 points[0] = piece_point(colour, piece, before)
             if pieces[colour][piece] == end:
                 points[-1] = piece_point(colour, piece, pieces)
-            plans.append((colour, piece, points, CAPTURE_MS if end == START else STEP_MS))
+            plans.append((colour, piece, points, step_ms(end)))
         total = sum((len(points) - 1) * ms for _, _, points, ms in plans)
         scale = min(1.0, MAX_ANIMATION_MS / total) if total else 1.0
         return [
@@ -271,6 +285,18 @@ class Board(ui.element, component="board.js"):
         if self._on_piece_click is None or piece not in self._movable:
             return None
         return self._on_piece_click(*piece, args.get("stamp"))
+
+    def _handle_target_click(self, e: events.GenericEventArguments) -> Any:
+        """A tapped landing marker, by its place in the last show(); only labelled ones."""
+        args = e.args if isinstance(e.args, dict) else {}
+        index = args.get("index")
+        if (self._on_target_click is None or type(index) is not int
+                or not 0 <= index < len(self._tappable)):
+            return None
+        target = self._tappable[index]
+        if target is None:
+            return None
+        return self._on_target_click(*target, args.get("stamp"))
 
     def _to_dict(self) -> dict[str, Any]:
         """Add the static geometry to the first render only; later updates keep the browser's

@@ -15,11 +15,13 @@ class Dice(ui.element, component="dice.js"):
         self._props["faces"] = []
         self.props('data-testid=dice role=img aria-label="Dice: not rolled yet"')
 
-    def show(self, dice: tuple[int, int] | None, used: tuple[bool, bool] = (False, False)
-             ) -> None:
-        """Show ``dice`` (None: not rolled yet); a die whose value is used up is faded."""
+    def show(self, dice: tuple[int, int] | None, used: tuple[bool, bool] = (False, False),
+             owner: str | None = None) -> None:
+        """Show ``dice`` (None: not rolled yet), rolled by ``owner``; a die whose value is
+        used up is faded."""
         if dice is None:
             set_props(self, {"faces": [], "aria-label": "Dice: not rolled yet"})
         else:
+            whose = f" of {owner}" if owner else ""
             set_props(self, {"faces": [[dice[0], used[0]], [dice[1], used[1]]],
-                             "aria-label": f"Dice: {dice[0]} and {dice[1]}"})
+                             "aria-label": f"Dice{whose}: {dice[0]} and {dice[1]}"})

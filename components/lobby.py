@@ -66,6 +66,14 @@ def qr_svg(url: str) -> str:
     return buffer.getvalue().decode()
 
 
+def waiting_words(room: Room) -> str:
+    """Whom the start waits for, in words ("" when nobody)."""
+    waiting = [f"{COLOURS[s.colour].title()} to be taken" if not s.claimed
+               else f"{s.name or COLOURS[s.colour].title()} to be ready"
+               for s in room.waiting_for()]
+    return f"Waiting for {', '.join(waiting)}." if waiting else ""
+
+
 class LobbyView:
     """Seats filling up and readiness changing, live for everyone in the room."""
 
@@ -97,11 +105,15 @@ class LobbyView:
             self.seats = ui.column().classes("w-full gap-1")
             self.message = ui.label("").props('role=alert data-testid=room-message').classes(
                 "text-negative")
+            self.watching = ui.label("Watching: every seat is taken.").classes(
+                "text-grey-8").props('data-testid=watching')
             with ui.row().classes("gap-2"):
                 self.ready_button = ui.button("I'm ready", on_click=self.toggle_ready).props(
                     "data-testid=ready color=primary")
                 self.start_button = ui.button("Start game", on_click=self.start).props(
                     "data-testid=start-game color=primary")
+            self.waits_for = ui.label("").classes("text-sm text-grey-8").props(
+                'data-testid=start-waits-for aria-live=polite')
         rooms.subscribe(room, self._changed)
         # Not on disconnect: NiceGUI reports every dropped socket, also when the page reconnects.
         self.client.on_delete(lambda: rooms.unsubscribe(room, self._changed))
@@ -130,9 +142,12 @@ class LobbyView:
             ready = room.seats[mine].ready
             self.ready_button.set_text("Not ready" if ready else "I'm ready")
             self.ready_button.props(f'aria-pressed={"true" if ready else "false"}')
-        self.name.set_visibility(mine is None or not is_host)
+        watching = mine is None and not room.open_seats()
+        self.name.set_visibility(mine is None and not watching)
+        self.watching.set_visibility(watching)
         self.start_button.set_visibility(is_host)
         self.start_button.set_enabled(room.can_start())
+        self.waits_for.set_text(waiting_words(room))
 
     def _seat_row(self, seat: RoomSeat, mine: int | None) -> None:
         """One seat of the lobby: its colour, and who sits there or how to take it."""

@@ -17,6 +17,8 @@ from parcheesi.live import LocalSeating, Seat
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 
+from .install import HEAD as INSTALL_HEAD
+from .install import ICONS, ICONS_URL, MANIFEST_URL, manifest
 from .lobby import LobbyView, ask_browser, host_tools, read_token, store_token, stored_room_codes
 from .palette import PRIMARY, tone_css
 from .presses import PRESS_SCRIPT
@@ -63,6 +65,12 @@ def register(server: Server) -> None:
     async def health_check() -> JSONResponse:
         return await health(server)
 
+    @app.get(MANIFEST_URL)
+    def web_manifest() -> JSONResponse:
+        return JSONResponse(manifest(), media_type="application/manifest+json")
+
+    app.add_static_files(ICONS_URL, ICONS)
+
 
 STYLE = (Path(__file__).parent / "style.css").read_text()
 """The pages' own styles, inlined into every page (no extra request)."""
@@ -77,8 +85,9 @@ HEAD = """
   };
   addEventListener('pointerdown', unlock, {capture: true});
   addEventListener('keydown', unlock, {capture: true});
-  const tones = {move: [520], capture: [330, 220], win: [523, 659, 784]};
+  const tones = {move: [520], capture: [330, 220], win: [523, 659, 784], turn: [660, 880]};
   window.parcheesiSound = (kind, volume) => {
+    if (kind === 'turn' && navigator.vibrate) navigator.vibrate(80);
     if (!ctx || ctx.state !== 'running' || !(volume > 0)) return;
     (tones[kind] || tones.move).forEach((frequency, k) => {
       const start = ctx.currentTime + k * 0.12;
@@ -99,13 +108,13 @@ HEAD = """
 
 def frame(server: Server, title: str) -> ui.header:
     """Head, colours and the top bar shared by every page (returned for extra buttons)."""
-    ui.add_head_html(HEAD + PRESS_SCRIPT)
+    ui.add_head_html(HEAD + PRESS_SCRIPT + INSTALL_HEAD)
     ui.add_css(STYLE + tone_css())
     ui.colors(primary=PRIMARY)
     ui.page_title(title)
-    with ui.header().classes("items-center px-3 py-1 bg-white text-black shadow-sm") as header:
+    with ui.header().classes("app-header items-center px-3 py-1 shadow-sm") as header:
         ui.link("Parcheesi", "/").classes(
-            "text-xl font-bold no-underline text-black touch-target").props(
+            "text-xl font-bold no-underline touch-target").props(
             'aria-label="Parcheesi home"')
         ui.space()
         ui.link("Rules", "/rules").classes("text-base touch-target").props(
@@ -259,8 +268,19 @@ async def play_page(server: Server) -> None:
     settings = Settings(app.storage.user)
     humans = [s.colour for s in game.seats.values() if s.is_human]
     local = humans[0] if game.mode == "solo" and humans else None
+    owner = browser_id()
+
+    async def play_again() -> None:
+        """The same seats again, with new dice (a second tap finds a game in progress)."""
+        current = await server.hub.local_game(owner)
+        if current is None:
+            await server.hub.create_local(owner, game.mode, list(game.seats.values()),
+                                          game.kind)
+        ui.navigate.to("/play")
+
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
-        view = TableView(LocalSeating(game, local), settings, lambda: ui.navigate.to("/new"))
+        view = TableView(LocalSeating(game, local), settings, lambda: ui.navigate.to("/new"),
+                         play_again)
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, server.config.pace)
@@ -354,9 +374,15 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
         except RoomError as error:
             ui.notify(str(error), type="negative")
 
-    if colour is None:
+    replaced = room.replaced_colour(token) if colour is None else None
+    if replaced is not None:
+        ui.label(f"The host gave your seat ({game.rules.colours[replaced].title()}) to a "
+                 "computer while you were away. You are watching this room now.").classes(
+            "text-grey-8").props('data-testid=seat-replaced role=status')
+    elif colour is None:
         ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
-    view = TableView(RoomSeating(rooms, room, token, game, colour), settings, play_again)
+    view = TableView(RoomSeating(rooms, room, token, game, colour), settings,
+                     lambda: ui.navigate.to("/new"), play_again)
     host_tools(rooms, room, token)
     with header:
         settings_button(settings, lambda: view.redraw([]))

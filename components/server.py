@@ -42,4 +42,5 @@ class Server:
         return dict(host=self.config.host, port=self.config.port, title="Parcheesi",
                     reload=False, show=False, storage_secret=self.config.storage_secret,
                     reconnect_timeout=10, favicon="🎲", show_welcome_message=True,
+                    language="en-US", dark=None,
                     tailwind=False, **proxy_settings(self.config))

@@ -31,7 +31,7 @@ from .dice_view import Dice
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
-from .table_model import Screen, Seen, Standing, TableModel
+from .table_model import LOG_LINES, Screen, Seen, Standing, TableModel
 from .updates import set_props
 
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
@@ -44,11 +44,12 @@ class TableView:
     """The widgets of one table, applying the :class:`Screen` its model describes."""
 
     def __init__(self, seating: Seating, settings: Settings,
-                 on_new_game: Callable[[], Any]) -> None:
+                 on_new_game: Callable[[], Any], on_play_again: Callable[[], Any]) -> None:
         self.seating = seating
         self.game = game = seating.game
         self.settings = settings
         self.on_new_game = on_new_game
+        self.on_play_again = on_play_again
         self.version_seen = game.version
         """The game version the table on screen was drawn for (part of its stamp)."""
         self.answers = 0
@@ -60,6 +61,7 @@ class TableView:
         """The dice portion each chip stands for, in the order of ``self.chip_buttons``."""
         self.busy = False
         self.winner_shown = False
+        self.your_turn = False
 
         self.client = ui.context.client
         # Each part that changes on its own sits in a Region (a redraw boundary): an update
@@ -70,9 +72,12 @@ class TableView:
                 with Region():
                     self.turn = ui.label("").classes("text-lg font-medium").props(
                         'data-testid=turn aria-live=polite')
-                with Region().classes("w-full items-center"):
-                    self.board = Board(on_piece_click=self._board_click)
+                self._badges()
+                with Region().classes("w-full items-center board-stage"):
+                    self.board = Board(on_piece_click=self._board_click,
+                                       on_target_click=self._target_click)
                     self.board.classes("board-box")
+                    self.winner = Region().classes("winner-overlay")
             with Region().classes("controls-column gap-2"):
                 self._controls()
         game.hold()
@@ -87,10 +92,26 @@ class TableView:
         self.client.on_delete(self._deleted)
         self.redraw([])
 
+    def _badges(self) -> None:
+        """One badge per active seat, in turn order; the seat to act is marked."""
+        colours = self.game.rules.colours
+        self.badges: list[tuple[ui.element, ui.label, ui.label]] = []
+        with Region().classes("badges w-full").props('role=list aria-label=Players'):
+            for colour in self.game.state.colours:
+                with ui.element("div").classes(f"badge tone-{colours[colour]}").props(
+                        f'role=listitem data-testid=player-{colours[colour]}') as badge:
+                    ui.element("span").classes("badge-dot")
+                    with ui.element("div").classes("badge-text"):
+                        name = ui.label("").classes("badge-name")
+                        detail = ui.label("").classes("badge-detail")
+                self.badges.append((badge, name, detail))
+
     def _controls(self) -> None:
         with ui.row().classes("items-center gap-3 w-full"):
-            with Region():
+            with Region().classes("dice-box"):
                 self.dice = Dice()
+                self.dice_owner = ui.label("").classes("dice-owner text-xs").props(
+                    'data-testid=dice-owner')
             self.chip_row = Region("row").classes("gap-1")
             self.chip_buttons: list[PlainButton] = []
             ui.space()
@@ -119,12 +140,11 @@ class TableView:
         with Region().classes("w-full"):
             self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
                 'data-testid=status aria-live=polite role=status')
-        with Region().classes("w-full"):
-            self.winner = ui.column().classes("w-full")
         with ui.expansion("Moves", value=True).classes("w-full").props(
-                f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
-            self.log_view = ui.label("").classes("text-sm whitespace-pre-line").props(
-                'data-testid=log')
+                f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region(), \
+                ui.column().classes("gap-0 text-sm").props(
+                    'data-testid=log role=list aria-label="Moves, newest first"'):
+            self.log_lines = [ui.label("").props("role=listitem") for _ in range(LOG_LINES)]
 
     # --- names and permissions -----------------------------------------------------------------
 
@@ -139,7 +159,9 @@ class TableView:
         return Seen(game.rules, game.state, game.version,
                     {c: s.display_name(game.rules.colours) for c, s in game.seats.items()},
                     {c: s.description(game.rules.colours) for c, s in game.seats.items()},
-                    game.stats, self.can_act(), game.fault)
+                    game.stats, self.can_act(), game.fault,
+                    {c: s.level for c, s in game.seats.items() if not s.is_human},
+                    self.seating.view_colour)
 
     def stamp(self) -> str:
         """What every action control of this table shows and sends back when pressed."""
@@ -245,6 +267,14 @@ class TableView:
             if not await self.send(action, version + k):
                 break
 
+    async def _target_click(self, colour: int, end: int, stamp: Any) -> None:
+        await self._press(stamp, lambda version: self._take_target(end, version))
+
+    async def _take_target(self, end: int, version: int) -> None:
+        action = self.model.pick_target(self.seen(), end)
+        if action is not None:
+            await self.take(action, version)
+
     async def _board_click(self, colour: int, piece: int, stamp: Any) -> None:
         if colour == self.game.turn:
             await self.press_piece(piece, stamp)
@@ -274,15 +304,29 @@ class TableView:
             self.model.changed(self.seen(), events)
             self.redraw(events)
 
-    def _sound(self, events: list[Event]) -> list[Any] | None:
+    def _sound(self, events: list[Event], your_turn: bool) -> list[Any] | None:
         """The sound for these events and its volume, played by the board with the update
-        (no message of its own), or None when the sound is off or nothing happened."""
-        if not self.settings.sound or not events:
+        (no message of its own), or None when the sound is off or nothing happened. The
+        turn reaching the one person at this table has its own sound (and a vibration)."""
+        arrived = your_turn and not self.your_turn
+        self.your_turn = your_turn
+        if not self.settings.sound or not (events or arrived):
             return None
         rules = self.game.rules
         kind = ("win" if rules.over(self.game.state)
-                else "capture" if rules.captures(events) else "move")
+                else "capture" if rules.captures(events)
+                else "turn" if arrived else "move")
         return [kind, round(self.settings.volume / 100, 2)]
+
+    def _show_badges(self, screen: Screen) -> None:
+        for (badge, name, detail), shown in zip(self.badges, screen.badges, strict=True):
+            name.set_text(shown.name)
+            detail.set_text(" · ".join(p for p in (shown.detail, f"{shown.home} HOME") if p))
+            set_props(badge, {"aria-label": shown.label,
+                              "aria-current": "true" if shown.current else "false"})
+            if shown.current != ("badge-current" in badge.classes):
+                badge.classes(add="badge-current") if shown.current else badge.classes(
+                    remove="badge-current")
 
     def rotation(self) -> int:
         choice = self.settings.orientation
@@ -300,13 +344,16 @@ class TableView:
         stamp = self.stamp()
         screen = self.model.screen(self.seen(), events)
         self.turn.set_text(screen.turn)
+        self._show_badges(screen)
         board = screen.board
         self.board.show(board.pieces, movable=board.movable, selected=board.selected,
-                        targets=board.targets, labels=board.labels, rotation=self.rotation(),
+                        targets=board.targets, target_labels=board.target_labels,
+                        labels=board.labels, rotation=self.rotation(),
                         moves=board.moves,
                         reduced_motion=self.settings.reduced_motion_for_board(),
-                        sound=self._sound(events), stamp=stamp)
-        self.dice.show(screen.dice)
+                        sound=self._sound(events, screen.your_turn), stamp=stamp)
+        self.dice.show(screen.dice, owner=screen.dice_owner)
+        self.dice_owner.set_text(f"{screen.dice_owner}'s roll" if screen.dice_owner else "")
         self._show_chips(screen)
         self.roll_button.set_text(screen.roll_text)
         self.roll_button.set_enabled(screen.can_roll)
@@ -318,7 +365,9 @@ class TableView:
         self.hint_button.set_enabled(screen.can_hint)
         self.best_button.set_enabled(screen.can_hint)
         self.status.set_text(screen.status)
-        self.log_view.set_text("\n".join(screen.log))
+        for k, line in enumerate(self.log_lines):
+            line.set_text(screen.log[k] if k < len(screen.log) else "")
+            line.set_visibility(k < len(screen.log))
         for button in (self.roll_button, self.hint_button, self.best_button,
                        *self.piece_buttons, *self.option_buttons):
             set_props(button, {"data-stamp": stamp})
@@ -373,12 +422,18 @@ class TableView:
         self.winner.clear()
         if screen.winner is None:
             return
-        with self.winner, ui.card().classes("w-full").props('data-testid=winner'):
+        with self.winner, ui.card().classes("winner-card").props(
+                'data-testid=winner role=dialog aria-label="Game over"'):
+            ui.html('<div class="confetti" aria-hidden="true">' + "<i></i>" * 12 + "</div>",
+                    sanitize=False)
             ui.label(f"{screen.winner} wins!").classes("text-2xl font-bold")
             ui.table(columns=STANDINGS_COLUMNS, rows=[_row(s) for s in screen.standings]
                      ).props("dense flat").classes("w-full")
-            ui.button("New game", on_click=self.on_new_game).props(
-                'color=primary data-testid=winner-new-game')
+            with ui.row().classes("gap-2 w-full"):
+                ui.button("Play again", on_click=self.on_play_again).props(
+                    'color=primary data-testid=play-again').classes("grow")
+                ui.button("New game", on_click=self.on_new_game).props(
+                    'outline data-testid=winner-new-game').classes("grow")
 
 
 STANDINGS_COLUMNS = [

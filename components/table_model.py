@@ -11,17 +11,14 @@ come from the game's record. Nothing here imports NiceGUI, so it is tested with 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from parcheesi.board import HOME, START
+from parcheesi.board import HOME
 from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
 from parcheesi.dice import Dice
 from parcheesi.game import (
     Action,
-    Captured,
-    Entered,
     Event,
-    Moved,
     NoMove,
     Rolled,
     TurnPassed,
@@ -53,6 +50,10 @@ class Seen:
     acting: bool
     """Whether the person at this table may act now."""
     fault: str | None = None
+    levels: Mapping[int, str] = field(default_factory=dict)
+    """Each computer seat's level, by colour."""
+    you: int | None = None
+    """The seat of the one person at this table (a solo or online player), if there is one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,26 @@ class Chip:
 
 
 @dataclass(frozen=True, slots=True)
+class Badge:
+    """One active seat at the table: who plays it and how far they are."""
+
+    colour: int
+    name: str
+    detail: str
+    """"you", "hard computer", or nothing."""
+    home: int
+    """Pieces HOME."""
+    current: bool
+    """Whether this seat is to act."""
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says for the badge."""
+        parts = [self.name, self.detail, f"{self.home} HOME", "to play" if self.current else ""]
+        return ", ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     place: int
     player: str
@@ -86,6 +107,9 @@ class Board:
     movable: frozenset[tuple[int, int]]
     selected: tuple[int, int] | None
     targets: tuple[tuple[int, int], ...]
+    target_labels: tuple[str, ...]
+    """What tapping each of the first targets does (the selected piece's landings); the
+    hint's previews after them have none."""
     labels: Mapping[tuple[int, int], str]
     moves: tuple[tuple[int, int, int, int], ...]
 
@@ -95,8 +119,13 @@ class Screen:
     """Everything the table shows at one moment."""
 
     turn: str
+    badges: tuple[Badge, ...]
     board: Board
     dice: Dice | None
+    dice_owner: str | None
+    """Whose roll the dice show."""
+    your_turn: bool
+    """Whether it is the turn of the one person at this table (a solo or online player)."""
     chips: tuple[Chip, ...]
     roll_text: str
     can_roll: bool
@@ -112,19 +141,6 @@ class Screen:
     standings: tuple[Standing, ...]
 
 
-def animations(events: list[Event]) -> tuple[tuple[int, int, int, int], ...]:
-    """(colour, piece, from, to) for every piece the events moved, in order."""
-    out = []
-    for event in events:
-        if isinstance(event, Entered):
-            out.append((event.colour, event.piece, START, 0))
-        elif isinstance(event, Moved):
-            out.append((event.colour, event.piece, event.start, event.end))
-        elif isinstance(event, Captured):
-            out.append((event.colour, event.piece, event.progress, START))
-    return tuple(out)
-
-
 class TableModel:
     """The picks and words of one table between two positions."""
 
@@ -136,6 +152,8 @@ class TableModel:
         self.status = ""
         self.last_roll: Dice | None = None
         """The newest roll seen, still shown after a roll that passed the turn at once."""
+        self.last_roller: int | None = None
+        """Who rolled ``last_roll``."""
         self._choices: tuple[int, list[Choice]] = (-1, [])
 
     # --- what can be done now ------------------------------------------------------------
@@ -177,6 +195,18 @@ class TableModel:
         self.hinted = None
         return None
 
+    def pick_target(self, seen: Seen, end: int) -> Action | None:
+        """A tap on the landing marker at ``end`` of the selected piece: the choice that
+        lands there, or None (and the status asks which) when several do."""
+        if self.selected is None or not seen.acting:
+            return None
+        landing = [c for c in self.options_for(seen, self.selected) if c.end == end]
+        if len(landing) == 1:
+            return landing[0].action
+        if landing:
+            self.status = "Several moves land there: choose one of the buttons."
+        return None
+
     def pick_portion(self, value: int) -> None:
         self.portion = None if self.portion == value else value
         self.selected = None
@@ -206,17 +236,22 @@ class TableModel:
         if seen.state.phase is not Phase.MOVE:
             self.portion = None
         self.hinted = None
-        for event in events:
-            if isinstance(event, Rolled) and event.portions:
-                self.last_roll = event.dice
-            elif isinstance(event, TurnPassed) and not any(isinstance(e, NoMove)
-                                                         for e in events):
-                self.last_roll = None
+        self._follow_dice(events)
         said = [t for t in (describe(e, seen.names.__getitem__) for e in events) if t]
         if said:
             self.status = ". ".join(said[-3:])
         elif seen.fault:
             self.status = seen.fault
+
+    def _follow_dice(self, events: list[Event]) -> None:
+        """Keep the newest roll and its roller; a turn that passed after moves clears it (a
+        roll that passed the turn at once stays, to show why)."""
+        for event in events:
+            if isinstance(event, Rolled) and event.portions:
+                self.last_roll, self.last_roller = event.dice, event.colour
+            elif isinstance(event, TurnPassed) and not any(isinstance(e, NoMove)
+                                                         for e in events):
+                self.last_roll = self.last_roller = None
 
     def missed(self) -> None:
         """Actions were made while this table was away: the roll it kept is not the newest."""
@@ -231,10 +266,16 @@ class TableModel:
         movable = self.movable(seen)
         options = self._options(seen)
         picking = seen.acting and not options and state.phase in (Phase.MOVE, Phase.REWARD)
+        dice, roller = (state.dice, state.turn) if state.dice else (self.last_roll,
+                                                                      self.last_roller)
         return Screen(
             turn=self._turn_line(seen),
+            badges=self._badges(seen),
             board=self._board(seen, movable, events),
-            dice=state.dice or self.last_roll,
+            dice=dice,
+            dice_owner=name(roller) if dice and roller is not None else None,
+            your_turn=(seen.acting and seen.you is not None
+                       and seen.rules.turn(state) == seen.you),
             chips=self._chips(seen),
             roll_text="Roll for the start" if state.phase is Phase.OPENING else "Roll",
             can_roll=seen.acting and seen.rules.rolling(state),
@@ -252,6 +293,18 @@ class TableModel:
             standings=self._standings(seen),
         )
 
+    def _badges(self, seen: Seen) -> tuple[Badge, ...]:
+        state, rules = seen.state, seen.rules
+        to_act = None if rules.over(state) else rules.turn(state)
+
+        def detail(colour: int) -> str:
+            if colour in seen.levels:
+                return f"{seen.levels[colour]} computer"
+            return "you" if colour == seen.you else ""
+
+        return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(HOME), c == to_act)
+                     for c in state.colours)
+
     def _turn_line(self, seen: Seen) -> str:
         state = seen.state
         if seen.rules.over(state):
@@ -262,14 +315,20 @@ class TableModel:
     def _options(self, seen: Seen) -> tuple[tuple[str, Action], ...]:
         if self.selected is None or not seen.acting:
             return ()
-        return tuple((option_label(c), c.action) for c in self.options_for(seen, self.selected))
+        name = seen.names.__getitem__
+        return tuple((option_label(c, name), c.action)
+                     for c in self.options_for(seen, self.selected))
 
     def _board(self, seen: Seen, movable: set[int], events: list[Event]) -> Board:
         state = seen.state
-        targets = []
-        if self.selected is not None:
-            targets += [(state.turn, c.end) for c in self.options_for(seen, self.selected)
-                        if c.end is not None]
+        targets: list[tuple[int, int]] = []
+        said: dict[int, list[str]] = {}
+        if self.selected is not None and seen.acting:
+            for c in self.options_for(seen, self.selected):
+                if c.end is not None:
+                    said.setdefault(c.end, []).append(option_label(c, seen.names.__getitem__))
+            targets += [(state.turn, end) for end in said]
+        tap = tuple(" or ".join(words) for words in said.values())
         if self.hinted is not None:
             targets += [(state.turn, p) for k, p in enumerate(self.hinted.pieces[state.turn])
                         if p != state.mover[k]]
@@ -277,7 +336,7 @@ class TableModel:
                   for c, own in enumerate(state.pieces) for k, p in enumerate(own)}
         return Board(state.pieces, frozenset((state.turn, p) for p in movable),
                      (state.turn, self.selected) if self.selected is not None else None,
-                     tuple(targets), labels, animations(events))
+                     tuple(targets), tap, labels, tuple(seen.rules.motions(events)))
 
     def _chips(self, seen: Seen) -> tuple[Chip, ...]:
         state = seen.state

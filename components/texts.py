@@ -63,12 +63,30 @@ def reward_label(reward: Reward) -> str:
     return f"Bonus {reward.amount}"
 
 
-def option_label(choice: Choice) -> str:
-    """Button text for a choice of movement or bonus."""
+def option_label(choice: Choice, name: Namer) -> str:
+    """Button text for a choice of movement or bonus, with what it does when it does more
+    than move: "Move 8 (2+6): captures Emerald", "Move 3: HOME, bonus 10", "Move 6: safe"."""
     if isinstance(choice.action, Reward):
-        return reward_label(choice.action)
-    assert isinstance(choice.action, Move) and choice.start is not None
-    return move_label(choice.action, choice.start)
+        label = reward_label(choice.action)
+    else:
+        assert isinstance(choice.action, Move) and choice.start is not None
+        label = move_label(choice.action, choice.start)
+    effects = consequences(choice, name)
+    return f"{label}: {', '.join(effects)}" if effects else label
+
+
+def consequences(choice: Choice, name: Namer) -> list[str]:
+    """What a choice does besides moving its piece, in the engine's words (``Choice``)."""
+    effects = [f"captures {name(c)}" for c in dict.fromkeys(x.colour for x in choice.captures)]
+    if choice.wins:
+        effects.append("wins")
+    elif choice.home:
+        effects.append("HOME")
+    elif choice.safe and choice.start != START:  # an entry always lands on a safe square
+        effects.append("safe")
+    if choice.bonus and not choice.wins:
+        effects.append(f"bonus {choice.bonus}")
+    return effects
 
 
 def move_log(events: Reversible[Event], name: Namer, lines: int) -> list[str]:

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import ai, notation
+from . import ai, layout, notation
 from .analysis import outcomes_after_roll
 from .board import COLOURS, opposite
 from .choices import Choice, choices
 from .dice import DiceSource, seeded
-from .game import Action, Captured, Event, Roll, apply, standings
+from .game import Action, Captured, Event, Roll, apply, motions, standings
 from .state import Phase, State, new_state, validate_colours
 
 
@@ -79,6 +79,12 @@ class ParcheesiRules:
 
     def captures(self, events: Sequence[Event]) -> list[tuple[int, int]]:
         return [(e.by_colour, e.colour) for e in events if isinstance(e, Captured)]
+
+    def motions(self, events: Sequence[Event]) -> list[tuple[int, int, int, int]]:
+        return motions(events)
+
+    def motion_ms(self, moves: Sequence[tuple[int, int, int, int]]) -> int:
+        return layout.motion_ms(moves)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         return notation.state_to_json(state)

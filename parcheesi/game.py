@@ -406,6 +406,20 @@ def _win(state: State, events: list[Event]) -> State:
                        rewards=())
 
 
+def motions(events: Iterable[Event]) -> list[tuple[int, int, int, int]]:
+    """(colour, piece, from, to) for every piece the events moved, in order (an entry from
+    START to 0; a capture from where the piece stood back to START)."""
+    out = []
+    for event in events:
+        if isinstance(event, Entered):
+            out.append((event.colour, event.piece, START, 0))
+        elif isinstance(event, Moved):
+            out.append((event.colour, event.piece, event.start, event.end))
+        elif isinstance(event, Captured):
+            out.append((event.colour, event.piece, event.progress, START))
+    return out
+
+
 def standings(state: State) -> list[int]:
     """The colours in the order they placed: the winner (once there is one) first, then by
     pieces HOME, then by how far the pieces have come."""

@@ -106,6 +106,13 @@ class GameRules(Protocol):
     def captures(self, events: Sequence[Any]) -> list[tuple[int, int]]:
         """(capturing colour, captured colour) for every capture among ``events``."""
 
+    def motions(self, events: Sequence[Any]) -> list[tuple[int, int, int, int]]:
+        """(colour, piece, from, to) for every piece ``events`` moved, in order, in the
+        colour's own progress: what the board animates and the computers wait for."""
+
+    def motion_ms(self, motions: Sequence[tuple[int, int, int, int]]) -> int:
+        """How long the board takes to show those motions."""
+
     def state_to_json(self, state: Any) -> dict[str, Any]: ...
 
     def state_from_json(self, raw: Any) -> Any: ...

@@ -257,6 +257,27 @@ def path_points(
     ]
 
 
+STEP_MS = 75
+"""Time per square of a walking piece."""
+CAPTURE_MS = 320
+"""A captured piece slides home in one long step; give it time to be seen."""
+MAX_ANIMATION_MS = 1000
+"""All moves of one action together; longer sequences are played faster."""
+
+
+def step_ms(end: int) -> int:
+    """The time of one step of a move that ends at ``end`` (a capture's slide is slower)."""
+    return CAPTURE_MS if end == START else STEP_MS
+
+
+def motion_ms(moves: Sequence[tuple[int, int, int, int]]) -> int:
+    """How long the board shows the moves of one action ((colour, piece, from, to) each,
+    walked square by square): what the computers wait for before their next action."""
+    total = sum((len(path_points(c, start, end, piece)) - 1) * step_ms(end)
+                for c, piece, start, end in moves)
+    return min(total, MAX_ANIMATION_MS)
+
+
 def safe_squares() -> tuple[SafeSquare, ...]:
     """The 12 safe squares: each colour's entry square (coloured) and two star squares,
     its turn-off square t and t + 12 (RULES.md 2)."""

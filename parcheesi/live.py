@@ -173,6 +173,8 @@ class LiveGame:
         """Pages built on this object (connected or not): while any is, it stays loaded."""
         self.fault: str | None = None
         """What keeps the game from going on (a write that keeps failing), for the tables."""
+        self.motion_ms = 0
+        """How long the tables take to show the latest action's moves."""
         self.clock = clock
         self.touched = clock()
         """When a page or an action last used this game (for unloading idle games)."""
@@ -300,6 +302,7 @@ class LiveGame:
             self.state = new
             self.version += 1
             self.stats.record(events)
+            self.motion_ms = self.rules.motion_ms(self.rules.motions(events))
             self._touch()
         return events
 

@@ -88,6 +88,9 @@ class RoomSeat:
     name: str = ""
     token_hash: str | None = None
     ready: bool = False
+    replaced_hash: str | None = None
+    """The token hash of the player the host gave this seat to a computer from (so that
+    browser can be told why it only watches now)."""
 
     @property
     def claimed(self) -> bool:
@@ -131,9 +134,25 @@ class Room:
     def human_seats(self) -> list[RoomSeat]:
         return [s for s in self.seats.values() if s.kind == HUMAN]
 
+    def waiting_for(self) -> list[RoomSeat]:
+        """The invited seats the start waits for: not taken yet, or taken and not ready."""
+        return [s for s in self.human_seats()
+                if s.colour != self.host and not (s.claimed and s.ready)]
+
+    def open_seats(self) -> list[RoomSeat]:
+        return [s for s in self.human_seats() if not s.claimed]
+
     def can_start(self) -> bool:
         return self.status == RoomStatus.LOBBY and all(
             s.claimed and (s.ready or s.colour == self.host) for s in self.human_seats())
+
+    def replaced_colour(self, token: str | None) -> int | None:
+        """The seat this token held before the host gave it to a computer, or None."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        return next((s.colour for s in self.seats.values() if s.replaced_hash is not None
+                     and hmac.compare_digest(s.replaced_hash, digest)), None)
 
     def colour_of(self, token: str | None) -> int | None:
         """The seat this token holds, or None (constant-time comparison)."""
@@ -549,13 +568,14 @@ class Rooms:
         game = await self.game(room)
         async with room.lock:
             seat = room.seats[colour]
-            before = (seat.kind, seat.level, seat.token_hash)
-            seat.kind, seat.level, seat.token_hash = COMPUTER, level, None
+            before = (seat.kind, seat.level, seat.token_hash, seat.replaced_hash)
+            seat.kind, seat.level, seat.token_hash, seat.replaced_hash = (
+                COMPUTER, level, None, seat.token_hash)
             seats = None if game is None else (game.id, self.hub.seats_json(game, seat.seat()))
             try:  # the room's seat and the game's, in one transaction
                 await self.store.save_room(room.to_row(), seats_of=seats)
             except Exception:
-                seat.kind, seat.level, seat.token_hash = before
+                seat.kind, seat.level, seat.token_hash, seat.replaced_hash = before
                 raise
         if game is not None:
             self.hub.seat_changed(game, seat.seat())

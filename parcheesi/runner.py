@@ -34,6 +34,13 @@ def ensure_runner(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> 
             supervise(game, pace, sleep), name=f"computers-{game.id}")
 
 
+def paced(game: LiveGame, pace: float) -> float:
+    """Seconds before a computer's next action: the pace, and at least until the tables have
+    shown the last action's moves (a capture's slide, a bonus walk), so none is cut off.
+    With no pace (tests, benchmarks) the computers do not wait."""
+    return max(pace, game.motion_ms / 1000) if pace > 0 else 0.0
+
+
 async def supervise(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> None:
     """Run :func:`play_computers` until the game ends; start it again after any error."""
     pause = RETRY_FIRST
@@ -59,7 +66,8 @@ async def play_computers(game: LiveGame, pace: float, sleep: Sleep = asyncio.sle
             await game.changed.wait()
             continue
         version = game.version
-        await sleep(pace if not failures else min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1)))
+        await sleep(paced(game, pace) if not failures
+                    else min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1)))
         if game.version != version or game.abandoned or not game.present():
             continue
         try:
@@ -80,7 +88,7 @@ async def _play_turn(game: LiveGame, version: int, pace: float, sleep: Sleep) ->
     try:
         for k, action in enumerate(decision.actions):
             if k:
-                await sleep(pace)
+                await sleep(paced(game, pace))
                 if game.abandoned:
                     return
             await game.act(action, version=version + k, computer=True)

@@ -76,8 +76,10 @@ def board_pieces(user: User) -> dict[tuple[int, int], list]:
 
 
 def log_lines(user: User) -> list[str]:
-    """The move log, newest first, one line per entry."""
-    return [line for line in text(user, "log").split("\n") if line]
+    """The move log's entries (one element each), newest first."""
+    log = element(user, "log")
+    with user:
+        return [str(line.text) for line in log.default_slot.children if line.visible]
 
 
 async def first_roll_to_play(app_server: Server, user: User) -> None:
@@ -175,7 +177,7 @@ async def test_solo_game_to_a_first_move(app_server: Server, table_user: User) -
     await first_roll_to_play(app_server, user)
     game = await live_game(app_server, user)
     assert "Ruby starts" in log_lines(user)
-    assert element(user, "dice").props["aria-label"] == "Dice: 5 and 3"
+    assert element(user, "dice").props["aria-label"] == "Dice of Ruby: 5 and 3"
     assert text(user, "status") == "Ruby rolled 5 and 3"
     assert ids_starting(user, "portion-") == ["portion-5", "portion-3"]
     assert not enabled(user, "roll")
@@ -224,7 +226,7 @@ async def test_reload_and_home_resume_the_same_game(app_server: Server, table_us
     await user.open("/play")  # a reload
     assert await live_game(app_server, user) is game
     assert board_pieces(user) == shown
-    assert element(user, "dice").props["aria-label"] == "Dice: 5 and 3"
+    assert element(user, "dice").props["aria-label"] == "Dice of Ruby: 5 and 3"
     assert ids_starting(user, "portion-") == ["portion-3"]
 
     await user.open("/")
@@ -340,12 +342,16 @@ async def test_settings_are_kept_for_the_browser(app_server: Server, table_user:
 
 async def test_the_sound_of_an_action_comes_with_the_boards_update(
         app_server: Server, table_user: User) -> None:
-    """No message of its own: the board plays the sound of the update it draws, once."""
+    """No message of its own: the board plays the sound of the update it draws, once; the
+    turn coming back to the player has a sound of its own."""
     user = table_user
     game = await start_game(app_server, user)
     await computers_done(game)
-    await click(user, "roll")
-    assert board_state(user)["sound"] == ["move", 0.6]  # the default volume, 60
+    await click(user, "roll")  # Ruby's roll for the start; Sapphire's follows, Ruby starts
+    await computers_done(game)
+    assert board_state(user)["sound"] == ["turn", 0.6]  # the default volume, 60
+    await click(user, "roll")  # 5 and 3: still Ruby's turn
+    assert board_state(user)["sound"] == ["move", 0.6]
     await click(user, "settings")
     await click(user, "setting-sound")
     await click(user, "settings-close")

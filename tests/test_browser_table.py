@@ -10,9 +10,12 @@ conditions only (``screen.wait_for``, WebDriverWait); the screen fixture saves a
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from conftest import PHONE_VIEWPORT
 from nicegui.testing import Screen
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver import ActionChains, Keys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -45,7 +48,9 @@ def all_now(screen: Screen, selector: str) -> list[WebElement]:
 
 
 def until(screen: Screen, condition, message: str) -> None:
-    WebDriverWait(screen.selenium, WAIT, poll_frequency=0.05).until(
+    """Wait for ``condition`` (an element redrawn while it is read is looked at again)."""
+    WebDriverWait(screen.selenium, WAIT, poll_frequency=0.05,
+                  ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda _: condition(), message)
 
 
@@ -86,7 +91,7 @@ def wait_for_ruby_to_roll(screen: Screen) -> None:
 
 def wait_for_five_and_three(screen: Screen) -> None:
     until(screen, lambda: by_testid(screen, "dice").get_attribute("aria-label")
-          == "Dice: 5 and 3", "the dice to show 5 and 3")
+          == "Dice of Ruby: 5 and 3", "the dice to show 5 and 3")
 
 
 def movable_ruby_pieces(screen: Screen) -> list[str]:
@@ -238,3 +243,67 @@ def test_the_move_log_is_the_same_after_a_reload(screen: Screen) -> None:
     until(screen, lambda: bool(all_now(screen, css("log")))
           and by_testid(screen, "log").text.splitlines() == before,
           "the same log after the reload")
+
+
+def test_badges_mark_the_seat_to_play_and_a_landing_marker_takes_its_move(
+        screen: Screen) -> None:
+    start_solo_game(screen)
+    assert [b.get_attribute("data-testid") for b in all_now(screen, '[data-testid^="player-"]')
+            ] == ["player-ruby", "player-sapphire"]
+    assert by_testid(screen, "player-ruby").get_attribute("aria-current") == "true"
+    assert "you" in by_testid(screen, "player-ruby").text
+    assert "medium computer" in by_testid(screen, "player-sapphire").text
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    wait_for_five_and_three(screen)
+    assert by_testid(screen, "dice-owner").text == "Ruby's roll"
+    by_testid(screen, "board-piece-ruby-1").click()
+    until(screen, lambda: len(all_now(screen, css("board-target"))) == 1, "Enter's marker")
+    marker = by_testid(screen, "board-target")
+    assert marker.get_attribute("aria-label") == "Enter"
+    left, top, right, bottom = screen.selenium.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom];", marker)
+    assert right - left >= 44 and bottom - top >= 44, "a thumb-sized landing marker"
+    marker.click()
+    until(screen, lambda: entered(screen), "the piece entered from its marker")
+    entries = all_now(screen, f'{css("log")} > *')
+    assert entries[0].text == "Ruby entered piece 1"  # one element per entry, newest first
+
+
+def something_to_press(screen: Screen) -> bool:
+    """The game is over, or Roll or Play best is enabled (an element redrawn while it is
+    read counts as not yet)."""
+    try:
+        return bool(all_now(screen, css("winner"))) or any(
+            b.is_enabled() for n in ("roll", "play-best") for b in all_now(screen, css(n)))
+    except WebDriverException:
+        return False
+
+
+def test_the_finish_is_in_view_with_play_again(screen: Screen) -> None:
+    """A whole game against the computer, played with Roll and Play best: the winner card
+    covers the board within the phone's viewport, and Play again starts the same seats."""
+    start_solo_game(screen)
+    for _ in range(600):
+        if all_now(screen, css("winner")):
+            break
+        with contextlib.suppress(WebDriverException):  # a button redrawn while pressed
+            for name in ("roll", "play-best"):
+                buttons = all_now(screen, css(name))
+                if buttons and buttons[0].is_enabled():
+                    buttons[0].click()
+                    break
+        until(screen, lambda: something_to_press(screen), "a button to press, or the end")
+    until(screen, lambda: bool(all_now(screen, css("winner"))), "the winner card")
+    left, top, right, bottom = box(screen, "winner")
+    width, height = screen.selenium.execute_script("return [innerWidth, innerHeight]")
+    assert left >= 0 and right <= width and top >= 0 and bottom <= height, "in view"
+    assert "wins!" in by_testid(screen, "winner").text
+    by_testid(screen, "play-again").click()
+    until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"),
+          "the same seats' next game")
+    assert not all_now(screen, css("winner"))
+    assert [b.get_attribute("data-testid") for b in all_now(screen, '[data-testid^="player-"]')
+            ] == ["player-ruby", "player-sapphire"]

@@ -121,6 +121,25 @@ async def test_a_write_that_failed_at_commit_does_not_block_the_next(store: Stor
 # --- the computers ---------------------------------------------------------------------------
 
 
+async def test_computers_wait_until_the_tables_have_shown_the_last_move(store: Store) -> None:
+    """Before each action a computer waits the pace, or longer when the last action's moves
+    take the board longer to show, so a capture's slide or a bonus walk is never cut off."""
+    game = await Hub(store).create_local("browser", "same_device", COMPUTERS)
+    game.subscribe(lambda *_: None)  # a table is open
+    waits: list[tuple[float, int]] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append((seconds, game.motion_ms))
+        await asyncio.sleep(0)
+
+    runner = asyncio.create_task(play_computers(game, 0.2, sleep))
+    await until(lambda: game.version >= 40, "forty computer actions")
+    runner.cancel()
+    assert all(seconds == max(0.2, motion / 1000) for seconds, motion in waits)
+    assert any(motion > 200 for _, motion in waits), "some moves take longer than the pace"
+    assert max(motion for _, motion in waits) <= 1000
+
+
 async def test_computers_retry_a_failing_write_say_so_and_carry_on(store: Store) -> None:
     game = await Hub(store).create_local("browser", "solo", [Seat(0, HUMAN), COMPUTERS[1]])
     game.subscribe(lambda *_: None)  # a table is open

@@ -29,9 +29,11 @@ from ui_helpers import (
     element,
     elements,
     enabled,
+    live_game,
     start_game,
     stop_runners,
     text,
+    until,
 )
 
 from components.server import Server
@@ -119,7 +121,11 @@ async def test_a_solo_game_is_played_to_the_winner_card(
     assert names[winner] in text(user, "turn")
     assert not enabled(user, "roll") and not enabled(user, "play-best")
 
-    await click(user, "winner-new-game")
-    assert elements(user, "start-game")
+    await click(user, "play-again")  # the same seats, a new game
+    await until(lambda: bool(elements(user, "turn"))
+                and text(user, "turn").startswith("Opening roll"), "the next game's table")
+    again = await live_game(app_server, user)
+    assert again.id != game.id and again.version == 0 and not again.over
+    assert again.seats == game.seats and again.mode == game.mode
     print(f"{clicks} clicks, {game.version} actions, captures {stats.captures}, "
           f"{time.monotonic() - started:.1f} s")

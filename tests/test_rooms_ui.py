@@ -139,6 +139,25 @@ async def two_player_room(people: Callable[[], Person], seed: Callable[[int], No
     return host, guest, code
 
 
+async def test_the_lobby_says_whom_the_start_waits_for_and_watchers_only_watch(
+        people, seed) -> None:
+    seed(SEED_2)
+    host, guest, watcher = people(), people(), people()
+    code = await create_room(host.user, host.browser, name="Hana", invited=["sapphire"],
+                             computers={}, count=2)
+    await text_is(host.user, "start-waits-for", "Waiting for Sapphire to be taken.")
+    await guest.user.open(f"/r/{code}")
+    await claim(guest, code, "sapphire", "Sam")
+    await text_is(host.user, "start-waits-for", "Waiting for Sam to be ready.")
+    assert not elements(guest.user, "guest-name")  # seated: no name to give any more
+    await click(guest.user, "ready")
+    await text_is(host.user, "start-waits-for", "")
+    await watcher.user.open(f"/r/{code}")
+    await shown(watcher.user, "watching")
+    assert not elements(watcher.user, "guest-name")
+    assert not ids_starting(watcher.user, "claim-seat-")
+
+
 async def test_host_and_two_guests_fill_a_room_and_play_the_first_turns(
         app_server: Server, people) -> None:
     host, ana, ben = people(), people(), people()
@@ -390,9 +409,9 @@ async def test_the_host_replaces_a_guest_gone_for_a_minute(
     assert enabled(host.user, "roll")
     assert ids_starting(host.user, "replace-seat-") == set()
 
-    # Sam's browser comes back later: the seat is no longer his; he can only watch.
+    # Sam's browser comes back later: the seat is no longer his, he is told why and watches.
     await guest.user.open(f"/room/{code}")
-    await guest.user.should_see("You are watching this room")
+    await guest.user.should_see("The host gave your seat (Sapphire) to a computer")
     assert not any(enabled(guest.user, b) for b in PLAY_BUTTONS)
 
 
@@ -446,10 +465,10 @@ async def test_a_finished_room_plays_again_with_the_same_seats(
         await text_is(person.user, "turn", f"{winner} won")
         await shown(person.user, "winner")
 
-    await click(guest.user, "winner-new-game")  # only the host may start the next game
+    await click(guest.user, "play-again")  # only the host may start the next game
     await guest.user.should_see("Only the host can do that.")
     assert room.game_id == game.id
-    await click(host.user, "winner-new-game")
+    await click(host.user, "play-again")
     for person in (host, guest):
         await text_is(person.user, "turn", "Opening roll: Hana (Ruby)")
     again = await game_of(app_server, code)

@@ -107,3 +107,30 @@ async def test_health_and_every_page_say_when_the_database_file_is_gone(
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert errors == ["the database cannot be written"]  # said once, for the operator
     caplog.clear()
+
+
+async def test_the_app_can_go_on_the_home_screen(user: User):
+    """The manifest parses and names the icons, every icon loads as the PNG of its size, and
+    the pages say their language and link the manifest and the touch icon."""
+    import struct
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                 base_url="http://test") as client:
+        page = await client.get("/")
+        assert page.text.lstrip().lower().startswith("<!doctype html>")
+        assert '<html lang="en-US"' in page.text
+        assert 'rel="manifest" href="/manifest.webmanifest"' in page.text
+        assert 'rel="apple-touch-icon" href="/icons/apple-touch-icon.png"' in page.text
+        response = await client.get("/manifest.webmanifest")
+        assert response.headers["content-type"].startswith("application/manifest+json")
+        manifest = response.json()
+        assert (manifest["name"], manifest["display"], manifest["start_url"]) == (
+            "Parcheesi", "standalone", "/")
+        icons = manifest["icons"]
+        assert {i["sizes"] for i in icons} == {"192x192", "512x512"}
+        assert any(i.get("purpose") == "maskable" for i in icons)
+        for icon in [*icons, {"src": "/icons/apple-touch-icon.png", "sizes": "180x180"}]:
+            png = await client.get(icon["src"])
+            assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", png.content[16:24])
+            assert f"{width}x{height}" == icon["sizes"]

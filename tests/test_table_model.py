@@ -41,11 +41,28 @@ def test_picking_a_piece_shows_its_options_and_where_they_land():
     assert model.pick_piece(now, 0) is None  # a selection, nothing sent
     screen = model.screen(now, [])
     assert screen.board.selected == (RUBY, 0) and screen.pieces[0].pressed
-    assert [text for text, _ in screen.options] == ["Move 6", "Move 2", "Move 8 (6+2)"]
+    # square 17 (progress 12) is a safe square
+    assert [text for text, _ in screen.options] == ["Move 6", "Move 2: safe", "Move 8 (6+2)"]
     assert sorted(screen.board.targets) == [(RUBY, 12), (RUBY, 16), (RUBY, 18)]
+    assert dict(zip(screen.board.targets, screen.board.target_labels, strict=True)) == {
+        (RUBY, 16): "Move 6", (RUBY, 12): "Move 2: safe", (RUBY, 18): "Move 8 (6+2)"}
+    assert model.pick_target(now, 12) == Move(0, (2,))  # a tap on a landing marker
+    assert model.pick_target(now, 30) is None
     assert screen.choose_note is None
     model.pick_piece(now, 0)  # a second tap lets go
     assert model.screen(now, []).options == ()
+
+
+def test_options_say_what_they_do_besides_moving():
+    # Sapphire's piece at 47 stands on square 18, Ruby's progress 13; Ruby's lane piece at 66
+    # is five squares from HOME (no piece in START: the 5 need not enter one).
+    state, _ = rolled("ruby", {"ruby": [10, 66, 20, 30], "sapphire": [47, S, S, S]}, (5, 3))
+    model = TableModel()
+    now = seen(state)
+    model.pick_piece(now, 0)
+    assert "Move 3: captures Sapphire, bonus 20" in [t for t, _ in model.screen(now, []).options]
+    model.pick_piece(now, 1)
+    assert [t for t, _ in model.screen(now, []).options] == ["Move 5: HOME, bonus 10", "Move 3"]
 
 
 def test_a_portion_picked_first_makes_the_piece_tap_an_action():
@@ -106,3 +123,30 @@ def test_the_third_doubles_is_told_by_its_own_event():
     assert screen.log == ("Sapphire's turn",
                           "Third doubles: Ann's piece 2 goes back to START",
                           "Ann rolled 6 and 6")
+
+
+def test_badges_name_every_seat_and_mark_the_one_to_act():
+    state, _ = rolled("ruby", {"ruby": [10, H, S, S], "sapphire": [S, S, H, H]}, (6, 2))
+    now = Seen(PARCHEESI_RULES, state, 1, NAMES, SEATS, Stats(PARCHEESI_RULES), True,
+               levels={SAPPHIRE: "hard"}, you=RUBY)
+    screen = TableModel().screen(now, [])
+    assert [(b.colour, b.name, b.detail, b.home, b.current) for b in screen.badges] == [
+        (RUBY, "Ann", "you", 1, True), (SAPPHIRE, "Sapphire", "hard computer", 2, False)]
+    assert screen.badges[0].label == "Ann, you, 1 HOME, to play"
+    assert screen.your_turn and screen.dice_owner == "Ann"
+    watching = Seen(PARCHEESI_RULES, state, 1, NAMES, SEATS, Stats(PARCHEESI_RULES), False,
+                    levels={SAPPHIRE: "hard"}, you=SAPPHIRE)
+    assert not TableModel().screen(watching, []).your_turn
+
+
+def test_the_dice_say_whose_roll_they_are_and_go_when_the_turn_passes():
+    before = at_roll("ruby", {"ruby": [10, S, S, S], "sapphire": [S] * 4})
+    rolled_now, events = apply(before, Roll(), (6, 2))
+    model = TableModel()
+    model.changed(seen(rolled_now, version=2), events)
+    assert model.screen(seen(rolled_now, version=2), events).dice_owner == "Ann"
+    moved, events = apply(rolled_now, Move(0, (6, 2)))  # the whole roll: Sapphire's turn
+    model.changed(seen(moved, version=3, acting=False), events)
+    screen = model.screen(seen(moved, version=3, acting=False), events)
+    assert (screen.dice, screen.dice_owner) == (None, None)
+    assert [b.current for b in screen.badges] == [False, True]

@@ -1,0 +1,43 @@
+"""Putting the server on a phone's home screen: the web app manifest and its icons.
+
+The icons are rendered from the original art in ``static/icons/icon.svg`` by
+``scripts/make_icons.py``. A browser offers to install the app only over HTTPS (see
+docs/hosting.md); over plain HTTP a home-screen shortcut still gets the icon.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .palette import PRIMARY
+
+ICONS = Path(__file__).parent / "static" / "icons"
+ICONS_URL = "/icons"
+MANIFEST_URL = "/manifest.webmanifest"
+BACKGROUND = "#f6efe4"
+"""The board's paper colour: the splash screen behind the icon."""
+
+HEAD = (f'<link rel="manifest" href="{MANIFEST_URL}">'
+        f'<link rel="apple-touch-icon" href="{ICONS_URL}/apple-touch-icon.png">'
+        f'<meta name="theme-color" content="{PRIMARY}">')
+"""What every page's head says about the app."""
+
+
+def manifest() -> dict[str, Any]:
+    return {
+        "name": "Parcheesi",
+        "short_name": "Parcheesi",
+        "description": "Classic Parcheesi for the family table.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": BACKGROUND,
+        "theme_color": PRIMARY,
+        "icons": [
+            {"src": f"{ICONS_URL}/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": f"{ICONS_URL}/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {"src": f"{ICONS_URL}/icon-maskable-512.png", "sizes": "512x512",
+             "type": "image/png", "purpose": "maskable"},
+        ],
+    }

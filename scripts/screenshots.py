@@ -1,0 +1,100 @@
+"""Screenshots of the table for the README (``docs/screenshots/``): a solo game against one
+computer at phone size (390 x 844), played with Roll and Play best to the end, in light and
+dark colour schemes: the start, mid-game, a capture, and the finish.
+
+    .venv/bin/python scripts/screenshots.py
+
+Starts its own server (pace 0.2, a fresh data directory) and Debian's headless Chromium.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import chromium  # noqa: E402 - benchmarks/chromium.py
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from serving import free_port, stop_server  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+MAX_PRESSES = 600
+
+
+def testid(driver, name: str):
+    found = driver.find_elements(By.CSS_SELECTOR, f'[data-testid="{name}"]')
+    return found[0] if found else None
+
+
+def press_next(driver) -> bool:
+    """Roll or Play best, whichever the table offers now; False when neither is."""
+    for name in ("roll", "play-best"):
+        button = testid(driver, name)
+        if button is not None and button.is_enabled():
+            button.click()
+            return True
+    return False
+
+
+def shoot(driver, name: str) -> None:
+    for scheme in ("light", "dark"):
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        time.sleep(0.3)
+        driver.save_screenshot(str(OUT / f"{name}-{scheme}.png"))
+    print(f"{name}: saved")
+
+
+def play(driver, base: str) -> None:
+    driver.get(f"{base}/new")
+    time.sleep(1.5)
+    driver.find_element(By.XPATH, "//*[normalize-space()='2 players']").click()
+    time.sleep(0.5)
+    testid(driver, "start-game").click()
+    time.sleep(2)
+    shoot(driver, "start")
+    shot = {"mid": False, "capture": False}
+    for presses in range(MAX_PRESSES):
+        if testid(driver, "winner") is not None:
+            break
+        log = testid(driver, "log")
+        if not shot["capture"] and log is not None and " captured " in log.text:
+            shoot(driver, "capture")
+            shot["capture"] = True
+        if not shot["mid"] and presses == 60:
+            shoot(driver, "mid-game")
+            shot["mid"] = True
+        if not press_next(driver):
+            time.sleep(0.2)
+        time.sleep(0.35)
+    time.sleep(1.5)
+    shoot(driver, "finish")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="parcheesi-shots-")
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port),
+         "--pace", "0.2"], cwd=ROOT, env={"PARCHEESI_DATA_DIR": data, "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+    driver = chromium.start(chromium.chromium_options())
+    try:
+        time.sleep(4)
+        play(driver, f"http://127.0.0.1:{port}")
+    except WebDriverException as error:
+        sys.exit(f"screenshots: the browser failed: {error.msg}")
+    finally:
+        driver.quit()
+        stop_server(server)
+
+
+if __name__ == "__main__":
+    main()
