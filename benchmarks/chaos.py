@@ -395,7 +395,7 @@ class Party:
 
 def at_new_table(page: Page) -> bool:
     """At a table whose game is not over."""
-    return at_table(page) and not page.first("winner-new-game")
+    return at_table(page) and not page.first("winner")
 
 
 def at_table(page: Page) -> bool:
@@ -569,7 +569,7 @@ def next_press(phone: Phone, best: bool = False) -> Press | None:
     can move (which shows its movements). ``best``: Play best instead of choosing."""
     page = phone.page
     if phone.role in ("host", "local"):
-        again = page.first("winner-new-game") or page.first("play-again")
+        again = page.first("play-again")
         if again is not None:
             return "again", again
     if best and page.enabled(page.first("play-best")):
@@ -1057,13 +1057,12 @@ async def kill_when_finished(server: Server, db: Db, game_id: str, timeout: floa
 
 async def next_game_starts(party: Party, db: Db, finished: str, tally: Tally,
                           timeout: float) -> str | None:
-    """After the restart: the host's New game (or Play again) starts a new game that every
-    phone shows. Returns what went wrong, or None."""
+    """After the restart: the host's Play again starts a new game that every phone shows.
+    Returns what went wrong, or None."""
     host = party.role("host")
     page = host.page
     try:
-        again = await page.wait(lambda: page.first("winner-new-game")
-                                or page.first("play-again"), timeout, "New game")
+        again = await page.wait(lambda: page.first("play-again"), timeout, "Play again")
         await page.click(again)
         await page.wait(lambda: db.room_game(party.code or "") not in (None, finished),
                         timeout, "new game in the room")
@@ -1862,7 +1861,7 @@ async def played_room(server: Server, tally: Tally, where: int, timeout: float) 
     party = await room_party(server.base, tally, where, timeout, computers=1)
     page = party.role("host").page
     try:
-        await advance(party, lambda: page.first("winner-new-game") is not None, timeout,
+        await advance(party, lambda: page.first("play-again") is not None, timeout,
                       best=True)
     except BaseException:
         await close_party(party)

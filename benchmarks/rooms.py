@@ -330,7 +330,7 @@ async def open_with_reload(room: Room, browser: Browser, path: str,
 
 def choice(page: Page, room: Room) -> tuple[str, str] | None:
     """What a player would press now: (kind, element id), or None while it is not their turn."""
-    if page is room.host and (again := page.first("winner-new-game")) is not None:
+    if page is room.host and (again := page.first("play-again")) is not None:
         return "again", again
     options = [k for k in page.find("move-option") if page.enabled(k)]
     if options:
