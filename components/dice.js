@@ -10,7 +10,22 @@ const PIPS = {
 };
 
 export default {
-  props: { faces: Array },
+  props: { faces: Array, rolls: Number },
+  data() {
+    return { tumbling: false };
+  },
+  watch: {
+    // A new roll tumbles briefly (the page's CSS keeps it still when motion is reduced).
+    rolls() {
+      this.tumbling = false;
+      requestAnimationFrame(() => (this.tumbling = true));
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => (this.tumbling = false), 500);
+    },
+  },
+  unmounted() {
+    clearTimeout(this.timer);
+  },
   computed: {
     shown() {
       return (this.faces || []).map(([value, used], k) => ({ k, used, pips: PIPS[value] || [] }));
@@ -19,7 +34,8 @@ export default {
   template: `
     <div style="display: flex; gap: 8px; align-items: center; min-height: 56px">
       <svg v-for="face in shown" :key="face.k" viewBox="0 0 100 100" width="52" height="52"
-           aria-hidden="true" :style="{ opacity: face.used ? 0.35 : 1 }">
+           aria-hidden="true" :class="{ 'die-tumble': tumbling }"
+           :style="{ opacity: face.used ? 0.35 : 1 }">
         <rect x="4" y="4" width="92" height="92" rx="18" fill="#fffdf7" stroke="#1d1d1f" stroke-width="4"/>
         <circle v-for="(p, n) in face.pips" :key="n" :cx="p[0]" :cy="p[1]" r="9" fill="#1d1d1f"/>
       </svg>

@@ -85,7 +85,9 @@ HEAD = """
   };
   addEventListener('pointerdown', unlock, {capture: true});
   addEventListener('keydown', unlock, {capture: true});
-  const tones = {move: [520], capture: [330, 220], win: [523, 659, 784], turn: [660, 880]};
+  const tones = {move: [520], roll: [300, 360], capture: [330, 220], home: [587, 784],
+                 bonus: [523, 587, 659], penalty: [262, 196], win: [523, 659, 784],
+                 turn: [660, 880]};
   window.parcheesiSound = (kind, volume) => {
     if (kind === 'turn' && navigator.vibrate) navigator.vibrate(80);
     if (!ctx || ctx.state !== 'running' || !(volume > 0)) return;

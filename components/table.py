@@ -107,7 +107,7 @@ class TableView:
                 self.badges.append((badge, name, detail))
 
     def _controls(self) -> None:
-        with ui.row().classes("items-center gap-3 w-full"):
+        with ui.row().classes("dice-row items-center gap-3 w-full no-wrap"):
             with Region().classes("dice-box"):
                 self.dice = Dice()
                 self.dice_owner = ui.label("").classes("dice-owner text-xs").props(
@@ -304,18 +304,18 @@ class TableView:
             self.model.changed(self.seen(), events)
             self.redraw(events)
 
-    def _sound(self, events: list[Event], your_turn: bool) -> list[Any] | None:
-        """The sound for these events and its volume, played by the board with the update
-        (no message of its own), or None when the sound is off or nothing happened. The
-        turn reaching the one person at this table has its own sound (and a vibration)."""
-        arrived = your_turn and not self.your_turn
-        self.your_turn = your_turn
-        if not self.settings.sound or not (events or arrived):
+    def _sound(self, screen: Screen) -> list[Any] | None:
+        """The sound of what just happened and its volume, played by the board with the
+        update (no message of its own), or None when the sound is off or nothing happened.
+        The turn reaching the one person at this table has its own sound (and a vibration),
+        unless something louder (a capture, a win) happened at the same time."""
+        arrived = screen.your_turn and not self.your_turn
+        self.your_turn = screen.your_turn
+        kind = screen.sound
+        if arrived and kind in (None, "move", "roll"):
+            kind = "turn"
+        if not self.settings.sound or kind is None:
             return None
-        rules = self.game.rules
-        kind = ("win" if rules.over(self.game.state)
-                else "capture" if rules.captures(events)
-                else "turn" if arrived else "move")
         return [kind, round(self.settings.volume / 100, 2)]
 
     def _show_badges(self, screen: Screen) -> None:
@@ -351,8 +351,9 @@ class TableView:
                         labels=board.labels, rotation=self.rotation(),
                         moves=board.moves,
                         reduced_motion=self.settings.reduced_motion_for_board(),
-                        sound=self._sound(events, screen.your_turn), stamp=stamp)
-        self.dice.show(screen.dice, owner=screen.dice_owner)
+                        sound=self._sound(screen), stamp=stamp)
+        self.dice.show(screen.dice, owner=screen.dice_owner,
+                       tumble=screen.rolled and not self.settings.reduced_motion_for_board())
         self.dice_owner.set_text(f"{screen.dice_owner}'s roll" if screen.dice_owner else "")
         self._show_chips(screen)
         self.roll_button.set_text(screen.roll_text)

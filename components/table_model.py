@@ -18,10 +18,17 @@ from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
 from parcheesi.dice import Dice
 from parcheesi.game import (
     Action,
+    Captured,
+    Entered,
     Event,
+    Moved,
     NoMove,
+    OpeningRolled,
+    Penalty,
+    ReachedHome,
     Rolled,
     TurnPassed,
+    Won,
 )
 from parcheesi.games import GameRules
 from parcheesi.live import Stats
@@ -126,6 +133,10 @@ class Screen:
     """Whose roll the dice show."""
     your_turn: bool
     """Whether it is the turn of the one person at this table (a solo or online player)."""
+    sound: str | None
+    """The sound of what just happened (``parcheesiSound`` kinds), if anything did."""
+    rolled: bool
+    """Whether the dice were just rolled (they tumble)."""
     chips: tuple[Chip, ...]
     roll_text: str
     can_roll: bool
@@ -139,6 +150,27 @@ class Screen:
     log: tuple[str, ...]
     winner: str | None
     standings: tuple[Standing, ...]
+
+
+SOUNDS: tuple[tuple[type, str], ...] = (
+    (Won, "win"), (Captured, "capture"), (Penalty, "penalty"), (ReachedHome, "home"))
+"""The events with a sound of their own, the most telling first."""
+
+
+def sound_for(events: list[Event]) -> str | None:
+    """One sound for what ``events`` did: a win, a capture, the penalty, a piece HOME, a
+    bonus walk, a roll, or a plain move."""
+    if not events:
+        return None
+    for kind, sound in SOUNDS:
+        if any(isinstance(e, kind) for e in events):
+            return sound
+    if any(isinstance(e, Moved) and e.reward for e in events):
+        return "bonus"
+    if any(isinstance(e, Rolled | OpeningRolled) for e in events) and not any(
+            isinstance(e, Moved | Entered) for e in events):
+        return "roll"
+    return "move"
 
 
 class TableModel:
@@ -276,6 +308,8 @@ class TableModel:
             dice_owner=name(roller) if dice and roller is not None else None,
             your_turn=(seen.acting and seen.you is not None
                        and seen.rules.turn(state) == seen.you),
+            sound=sound_for(events),
+            rolled=any(isinstance(e, Rolled | OpeningRolled) for e in events),
             chips=self._chips(seen),
             roll_text="Roll for the start" if state.phase is Phase.OPENING else "Roll",
             can_roll=seen.acting and seen.rules.rolling(state),

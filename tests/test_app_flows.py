@@ -351,7 +351,7 @@ async def test_the_sound_of_an_action_comes_with_the_boards_update(
     await computers_done(game)
     assert board_state(user)["sound"] == ["turn", 0.6]  # the default volume, 60
     await click(user, "roll")  # 5 and 3: still Ruby's turn
-    assert board_state(user)["sound"] == ["move", 0.6]
+    assert board_state(user)["sound"] == ["roll", 0.6]
     await click(user, "settings")
     await click(user, "setting-sound")
     await click(user, "settings-close")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
-from components.table_model import HINT_UNAVAILABLE, Seen, TableModel
+from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, sound_for
 from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Move, Roll, apply, standings
 from parcheesi.live import Stats
@@ -150,3 +150,23 @@ def test_the_dice_say_whose_roll_they_are_and_go_when_the_turn_passes():
     screen = model.screen(seen(moved, version=3, acting=False), events)
     assert (screen.dice, screen.dice_owner) == (None, None)
     assert [b.current for b in screen.badges] == [False, True]
+
+
+def test_each_kind_of_moment_has_its_sound():
+    start = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})
+    rolled_now, events = apply(start, Roll(), (5, 3))
+    assert sound_for(events) == "roll" and sound_for([]) is None
+    _, events = apply(rolled_now, Move(0, (5,)))
+    assert sound_for(events) == "move"
+    capture, _ = rolled("ruby", {"ruby": [10, 20, 30, 40], "sapphire": [47, S, S, S]}, (3, 1))
+    _, events = apply(capture, Move(0, (3,)))
+    assert sound_for(events) == "capture"
+    home, _ = rolled("ruby", {"ruby": [66, 20, 30, 40], "sapphire": [S] * 4}, (5, 2))
+    _, events = apply(home, Move(0, (5,)))
+    assert sound_for(events) == "home"
+    third = at_roll("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, doubles=2)
+    _, events = apply(third, Roll(), (6, 6))
+    assert sound_for(events) == "penalty"
+    last, _ = rolled("ruby", {"ruby": [66, H, H, H], "sapphire": [S, S, 30, H]}, (5, 3))
+    _, events = apply(last, Move(0, (5,)))
+    assert sound_for(events) == "win"
