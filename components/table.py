@@ -14,6 +14,7 @@ stamp.
 from __future__ import annotations
 
 import functools
+import html
 import inspect
 import logging
 from collections.abc import Callable
@@ -31,7 +32,7 @@ from .dice_view import Dice
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
-from .table_model import LOG_LINES, Screen, Seen, Standing, TableModel
+from .table_model import Badge, Screen, Seen, Standing, TableModel
 from .updates import set_props
 
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
@@ -62,6 +63,7 @@ class TableView:
         self.busy = False
         self.winner_shown = False
         self.your_turn = False
+        self.drawn_badges: tuple[Badge, ...] = ()
 
         self.client = ui.context.client
         # Each part that changes on its own sits in a Region (a redraw boundary): an update
@@ -141,10 +143,11 @@ class TableView:
             self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
                 'data-testid=status aria-live=polite role=status')
         with ui.expansion("Moves", value=True).classes("w-full").props(
-                f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region(), \
-                ui.column().classes("gap-0 text-sm").props(
-                    'data-testid=log role=list aria-label="Moves, newest first"'):
-            self.log_lines = [ui.label("").props("role=listitem") for _ in range(LOG_LINES)]
+                f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
+            # One element whose content is the entries: a new entry is one small update,
+            # however many entries move down.
+            self.log_view = ui.html("", sanitize=False).classes("log text-sm").props(
+                'data-testid=log role=list aria-label="Moves, newest first"')
 
     # --- names and permissions -----------------------------------------------------------------
 
@@ -319,6 +322,9 @@ class TableView:
         return [kind, round(self.settings.volume / 100, 2)]
 
     def _show_badges(self, screen: Screen) -> None:
+        if screen.badges == self.drawn_badges:
+            return
+        self.drawn_badges = screen.badges
         for (badge, name, detail), shown in zip(self.badges, screen.badges, strict=True):
             name.set_text(shown.name)
             detail.set_text(" · ".join(p for p in (shown.detail, f"{shown.home} HOME") if p))
@@ -366,9 +372,8 @@ class TableView:
         self.hint_button.set_enabled(screen.can_hint)
         self.best_button.set_enabled(screen.can_hint)
         self.status.set_text(screen.status)
-        for k, line in enumerate(self.log_lines):
-            line.set_text(screen.log[k] if k < len(screen.log) else "")
-            line.set_visibility(k < len(screen.log))
+        self.log_view.set_content("".join(f'<div role="listitem">{html.escape(line)}</div>'
+                                          for line in screen.log))
         for button in (self.roll_button, self.hint_button, self.best_button,
                        *self.piece_buttons, *self.option_buttons):
             set_props(button, {"data-stamp": stamp})

@@ -10,6 +10,8 @@ and awaiting the handler, bounded polling) are in ``ui_helpers``.
 from __future__ import annotations
 
 import gc
+import html
+import re
 import weakref
 from collections.abc import Awaitable
 
@@ -77,9 +79,9 @@ def board_pieces(user: User) -> dict[tuple[int, int], list]:
 
 def log_lines(user: User) -> list[str]:
     """The move log's entries (one element each), newest first."""
-    log = element(user, "log")
-    with user:
-        return [str(line.text) for line in log.default_slot.children if line.visible]
+    content = str(element(user, "log").content)
+    return [html.unescape(entry) for entry in re.findall(
+        r'<div role="listitem">(.*?)</div>', content)]
 
 
 async def first_roll_to_play(app_server: Server, user: User) -> None:
