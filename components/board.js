@@ -99,6 +99,22 @@ export default {
         this.$emit("piece_click", { colour: p.c, piece: p.n - 1, stamp });
       }
     },
+    // A tap that no piece or marker took goes to the nearest movable piece within reach (a
+    // thumb is wider than a piece); any tap also ends an animation still playing.
+    tap(evt) {
+      this.finish();
+      if (evt.target.closest && evt.target.closest('[role=button]:not([aria-disabled])')) return;
+      const matrix = this.$refs.layer && this.$refs.layer.getScreenCTM();
+      if (!matrix) return;
+      const at = new DOMPoint(evt.clientX, evt.clientY).matrixTransform(matrix.inverse());
+      let best = null;
+      let reach = this.geometry.tap_reach;
+      for (const p of this.pieces) {
+        const d = Math.hypot(p.x - at.x, p.y - at.y);
+        if (p.movable && d < reach) [best, reach] = [p, d];
+      }
+      if (best) this.press(best);
+    },
     pressTarget(k) {
       const stamp = this.view.stamp;
       if (!window.parcheesiClaim || window.parcheesiClaim(stamp)) {
@@ -166,8 +182,8 @@ export default {
     <svg data-testid="board" role="group" :aria-label="geometry.label" width="100%"
          :viewBox="'0 0 ' + geometry.size + ' ' + geometry.size" xmlns="http://www.w3.org/2000/svg"
          style="display: block; user-select: none; -webkit-user-select: none; touch-action: manipulation"
-         @click="finish">
-      <g :transform="turn">
+         @click="tap">
+      <g :transform="turn" ref="layer">
         <BoardBase :g="geometry" :active="activeKey" :upright="upright"/>
         <g v-for="(t, k) in view.targets" :key="'target' + k" :transform="'translate(' + t[0] + ' ' + t[1] + ')'"
            :data-testid="t[4] ? 'board-target' : null" :role="t[4] ? 'button' : null"
@@ -175,12 +191,15 @@ export default {
            :style="{ cursor: t[4] ? 'pointer' : 'default', outline: 'none' }"
            @click="t[4] && pressTarget(k)" @keydown.enter.prevent="t[4] && pressTarget(k)"
            @keydown.space.prevent="t[4] && pressTarget(k)">
-          <circle v-if="t[4]" :r="Math.max(t[2], geometry.target_hit)" fill="transparent"/>
+          <circle v-if="t[4]" :r="Math.max(t[2], geometry.tap_reach)" fill="transparent"/>
           <circle :r="t[2]" :fill="geometry.colours[t[3]][3]" fill-opacity="0.75" stroke="#1b1b1b"
                   stroke-width="3.5" stroke-dasharray="9 6">
             <animateTransform v-if="!reduced" attributeName="transform" type="rotate" from="0" to="360"
                               dur="6s" repeatCount="indefinite"/>
           </circle>
+          <text v-if="t[4]" :transform="upright" text-anchor="middle" dominant-baseline="central"
+                :font-size="t[2] * 1.1" font-weight="700" fill="#1b1b1b" stroke="#ffffff"
+                stroke-width="5" paint-order="stroke" pointer-events="none">{{ k + 1 }}</text>
         </g>
         <g v-for="p in pieces" :key="p.key" :data-testid="'board-piece-' + p.key" role="button"
            :aria-label="p.label" :aria-disabled="p.movable ? null : 'true'" :tabindex="p.movable ? 0 : null"

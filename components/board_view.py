@@ -72,9 +72,10 @@ BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
 
 TARGET_RADIUS = 0.47 * CELL
 HOME_TARGET_RADIUS = 0.75 * CELL
-TARGET_HIT = 1.25 * CELL
-"""How far from a landing marker's centre a tap still takes it: 44 CSS px across on a
-390 px wide phone, where the board is about 342 px wide."""
+TAP_REACH = 1.25 * CELL
+"""How far from a landing marker's or a movable piece's centre a tap still takes it (the
+nearest one wins): 44 CSS px across on a 390 px wide phone, where the board is about 342 px
+wide."""
 
 
 def _r(value: float) -> float:
@@ -114,7 +115,7 @@ def _geometry() -> dict[str, Any]:
         "homes": [_points(home_triangle(c)) for c in colours],
         "centre": [_r(v) for v in centre_rect()],
         "label": "Parcheesi board",
-        "target_hit": _r(TARGET_HIT),
+        "tap_reach": _r(TAP_REACH),
     }
 
 

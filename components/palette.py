@@ -50,6 +50,9 @@ ON_PRIMARY = "#ffffff"
 
 
 def tone_css() -> str:
-    """The ``.tone-*`` rules the buttons use, one per player colour and the primary one."""
+    """The ``.tone-*`` rules the buttons use, one per player colour and the primary one, and
+    each player colour's fill as ``--paint-<colour>`` (the finish's confetti)."""
     tones = {"primary": PRIMARY} | {name: PAINTS[c].tone for c, name in enumerate(TONES)}
-    return "\n".join(f".tone-{name} {{ --tone: {colour}; }}" for name, colour in tones.items())
+    paints = " ".join(f"--paint-{name}: {PAINTS[c].fill};" for c, name in enumerate(TONES))
+    return "\n".join([f":root {{ {paints} }}",
+                      *(f".tone-{name} {{ --tone: {colour}; }}" for name, colour in tones.items())])

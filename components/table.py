@@ -388,12 +388,15 @@ class TableView:
         self.drawn_options = (screen.options, screen.tone)
         self.options.clear()
         with self.options:
-            self.option_buttons = [
-                PlainButton.stamped(
+            self.option_buttons = []
+            for (text, action), mark in zip(screen.options, screen.option_marks, strict=True):
+                button = PlainButton.stamped(
                     text, on_press=functools.partial(self.press_option, action), stamp=stamp,
                     tone=screen.tone, filled=True, gone_when_pressed=True).props(
                     "data-testid=move-option")
-                for text, action in screen.options]
+                # the marker's number is drawn before the words; the name stays the words
+                set_props(button, {"data-mark": str(mark), "aria-label": text})
+                self.option_buttons.append(button)
 
     def _show_chips(self, screen: Screen) -> None:
         """One chip per dice portion value still to use. The chips are kept and relabelled

@@ -143,6 +143,8 @@ class Screen:
     tone: Tone
     pieces: tuple[PieceButton, ...]
     options: tuple[tuple[str, Action], ...]
+    option_marks: tuple[int, ...]
+    """Each option's landing marker number on the board (the same number on both)."""
     choose_note: str | None
     """The invitation to pick a piece, when a piece is to be picked."""
     can_hint: bool
@@ -318,6 +320,7 @@ class TableModel:
                                      piece_label(name(state.turn), k, p))
                          for k, p in enumerate(state.pieces[state.turn])),
             options=options,
+            option_marks=self._marks(seen),
             choose_note=("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
                                              else "")) if picking else None,
             can_hint=self.hint_applies(seen),
@@ -352,6 +355,15 @@ class TableModel:
         name = seen.names.__getitem__
         return tuple((option_label(c, name), c.action)
                      for c in self.options_for(seen, self.selected))
+
+    def _marks(self, seen: Seen) -> tuple[int, ...]:
+        """The number of each option's landing marker: its landing square's place among the
+        selected piece's landing squares, in the options' order."""
+        if self.selected is None or not seen.acting:
+            return ()
+        ends = [c.end for c in self.options_for(seen, self.selected)]
+        order = list(dict.fromkeys(e for e in ends if e is not None))
+        return tuple(order.index(e) + 1 if e is not None else 0 for e in ends)
 
     def _board(self, seen: Seen, movable: set[int], events: list[Event]) -> Board:
         state = seen.state

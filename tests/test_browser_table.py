@@ -307,3 +307,19 @@ def test_the_finish_is_in_view_with_play_again(screen: Screen) -> None:
     assert not all_now(screen, css("winner"))
     assert [b.get_attribute("data-testid") for b in all_now(screen, '[data-testid^="player-"]')
             ] == ["player-ruby", "player-sapphire"]
+
+
+def test_a_tap_beside_a_movable_piece_reaches_it(screen: Screen) -> None:
+    """A thumb lands near a piece, not on it: the nearest movable piece within reach takes
+    the tap (44 px across on the phone)."""
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    wait_for_five_and_three(screen)
+    piece = by_testid(screen, "board-piece-ruby-1")
+    left, _, right, _ = box(screen, "board-piece-ruby-1")
+    assert right - left < 44, "the piece itself is smaller than a thumb"
+    ActionChains(screen.selenium).move_to_element_with_offset(piece, 0, -20).click().perform()
+    until(screen, lambda: [e.text for e in all_now(screen, css("move-option"))] == ["Enter"],
+          "a piece selected by the tap beside it")

@@ -46,6 +46,9 @@ def test_picking_a_piece_shows_its_options_and_where_they_land():
     assert sorted(screen.board.targets) == [(RUBY, 12), (RUBY, 16), (RUBY, 18)]
     assert dict(zip(screen.board.targets, screen.board.target_labels, strict=True)) == {
         (RUBY, 16): "Move 6", (RUBY, 12): "Move 2: safe", (RUBY, 18): "Move 8 (6+2)"}
+    # each option and its landing marker carry the same number (the marker's place)
+    assert screen.option_marks == (1, 2, 3)
+    assert screen.board.targets[:3] == ((RUBY, 16), (RUBY, 12), (RUBY, 18))
     assert model.pick_target(now, 12) == Move(0, (2,))  # a tap on a landing marker
     assert model.pick_target(now, 30) is None
     assert screen.choose_note is None
