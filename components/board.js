@@ -201,6 +201,14 @@ export default {
                 :font-size="t[2] * 1.1" font-weight="700" fill="#1b1b1b" stroke="#ffffff"
                 stroke-width="5" paint-order="stroke" pointer-events="none">{{ k + 1 }}</text>
         </g>
+        <g v-for="(b, k) in view.bursts" :key="'burst' + view.seq + '-' + k"
+           :transform="'translate(' + b[0] + ' ' + b[1] + ')'" pointer-events="none" aria-hidden="true">
+          <g :transform="upright">
+            <text class="burst" :y="-geometry.cell * 0.7" text-anchor="middle" font-weight="800"
+                  :font-size="geometry.cell * 0.9" fill="#1b1b1b" stroke="#ffffff" stroke-width="6"
+                  paint-order="stroke">{{ b[2] }}</text>
+          </g>
+        </g>
         <g v-for="p in pieces" :key="p.key" :data-testid="'board-piece-' + p.key" role="button"
            :aria-label="p.label" :aria-disabled="p.movable ? null : 'true'" :tabindex="p.movable ? 0 : null"
            :transform="'translate(' + p.x + ' ' + p.y + ')'"

@@ -145,6 +145,22 @@ def _spots(pieces: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[f
     )
 
 
+def _drawn(pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
+           selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:
+    """Every piece as the browser draws it: where, how large, its flags and its label."""
+    return [
+        [c, i, *spot, (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
+         labels.get((c, i)) or default_label(c, i, pieces[c][i])]
+        for c, i, spot in _spots(tuple(tuple(own) for own in pieces))
+    ]
+
+
+def _bursts(bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[int]]
+            ) -> list[list[Any]]:
+    """[x, y, words] of each burst, at its piece's drawn place."""
+    return [[*(_r(v) for v in piece_point(c, i, pieces)), words] for c, i, words in bursts]
+
+
 def _target_ring(colour: int, progress: int) -> list[float]:
     """Where a landing preview goes: the square or lane cell, or the colour's HOME triangle."""
     if progress == HOME:
@@ -183,6 +199,7 @@ class Board(ui.element, component="board.js"):
             "targets": [],
             "moves": [],
             "sound": None,
+            "bursts": [],
             "stamp": "",
         })
         self.on("piece_click", self._handle_piece_click)
@@ -201,6 +218,7 @@ class Board(ui.element, component="board.js"):
         moves: Iterable[Move] = (),
         reduced_motion: bool = False,
         sound: Sequence[Any] | None = None,
+        bursts: Iterable[tuple[int, int, str]] = (),
         stamp: str = "",
     ) -> None:
         """Draw ``pieces`` (the engine's per-colour progress tuples; ``()`` = inactive colour).
@@ -211,24 +229,15 @@ class Board(ui.element, component="board.js"):
         Emerald (1), Sapphire (2) or Amber (3) to the bottom; ``moves`` are animated in order,
         square by square, unless ``reduced_motion``. A new show() ends any animation still
         playing. ``sound`` (``[kind, volume]``) is played once by the page's
-        ``parcheesiSound``.
+        ``parcheesiSound``. ``bursts`` are (colour, piece, words) floated up from a piece
+        where it ends, e.g. the bonus a capture earned (not with reduced motion).
         """
-        labels = labels or {}
         movable_set = frozenset(movable)
         shown_targets = list(targets)
         names = [*target_labels, *[None] * (len(shown_targets) - len(target_labels))]
         self._tappable = [t if name else None for t, name in zip(shown_targets, names,
                                                                   strict=True)]
-        drawn = [
-            [
-                c,
-                i,
-                *spot,
-                (1 if (c, i) in movable_set else 0) | (2 if selected == (c, i) else 0),
-                labels.get((c, i)) or default_label(c, i, pieces[c][i]),
-            ]
-            for c, i, spot in _spots(tuple(tuple(own) for own in pieces))
-        ]
+        drawn = _drawn(pieces, movable_set, selected, labels or {})
         self._movable = movable_set
         self._seq += 1
         self._set_view({
@@ -241,6 +250,7 @@ class Board(ui.element, component="board.js"):
                 shown_targets, names, strict=True)],
             "moves": [] if reduced_motion else self._animations(list(moves), pieces),
             "sound": list(sound) if sound else None,
+            "bursts": [] if reduced_motion else _bursts(bursts, pieces),
             "stamp": stamp,
         })
         self._shown = pieces

@@ -357,7 +357,7 @@ class TableView:
                         labels=board.labels, rotation=self.rotation(),
                         moves=board.moves,
                         reduced_motion=self.settings.reduced_motion_for_board(),
-                        sound=self._sound(screen), stamp=stamp)
+                        sound=self._sound(screen), bursts=board.bursts, stamp=stamp)
         self.dice.show(screen.dice, owner=screen.dice_owner,
                        tumble=screen.rolled and not self.settings.reduced_motion_for_board())
         self.dice_owner.set_text(f"{screen.dice_owner}'s roll" if screen.dice_owner else "")

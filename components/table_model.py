@@ -17,6 +17,8 @@ from parcheesi.board import HOME
 from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
 from parcheesi.dice import Dice
 from parcheesi.game import (
+    CAPTURE_REWARD,
+    HOME_REWARD,
     Action,
     Captured,
     Entered,
@@ -119,6 +121,8 @@ class Board:
     hint's previews after them have none."""
     labels: Mapping[tuple[int, int], str]
     moves: tuple[tuple[int, int, int, int], ...]
+    bursts: tuple[tuple[int, int, str], ...] = ()
+    """(colour, piece, words) floated from a piece: the bonus it just earned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,17 @@ class Screen:
     log: tuple[str, ...]
     winner: str | None
     standings: tuple[Standing, ...]
+
+
+def bonuses(events: list[Event]) -> tuple[tuple[int, int, str], ...]:
+    """The bonus each capture or arrival HOME just earned, on the piece that earned it."""
+    out = []
+    for event in events:
+        if isinstance(event, Captured):
+            out.append((event.by_colour, event.by_piece, f"+{CAPTURE_REWARD}"))
+        elif isinstance(event, ReachedHome):
+            out.append((event.colour, event.piece, f"+{HOME_REWARD}"))
+    return tuple(out)
 
 
 SOUNDS: tuple[tuple[type, str], ...] = (
@@ -382,7 +397,8 @@ class TableModel:
                   for c, own in enumerate(state.pieces) for k, p in enumerate(own)}
         return Board(state.pieces, frozenset((state.turn, p) for p in movable),
                      (state.turn, self.selected) if self.selected is not None else None,
-                     tuple(targets), tap, labels, tuple(seen.rules.motions(events)))
+                     tuple(targets), tap, labels, tuple(seen.rules.motions(events)),
+                     bonuses(events))
 
     def _chips(self, seen: Seen) -> tuple[Chip, ...]:
         state = seen.state

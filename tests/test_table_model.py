@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
-from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, sound_for
+from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, bonuses, sound_for
 from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Move, Roll, apply, standings
 from parcheesi.live import Stats
@@ -164,9 +164,10 @@ def test_each_kind_of_moment_has_its_sound():
     capture, _ = rolled("ruby", {"ruby": [10, 20, 30, 40], "sapphire": [47, S, S, S]}, (3, 1))
     _, events = apply(capture, Move(0, (3,)))
     assert sound_for(events) == "capture"
+    assert bonuses(events) == ((RUBY, 0, "+20"),)  # floated up from the capturing piece
     home, _ = rolled("ruby", {"ruby": [66, 20, 30, 40], "sapphire": [S] * 4}, (5, 2))
     _, events = apply(home, Move(0, (5,)))
-    assert sound_for(events) == "home"
+    assert sound_for(events) == "home" and bonuses(events) == ((RUBY, 0, "+10"),)
     third = at_roll("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, doubles=2)
     _, events = apply(third, Roll(), (6, 6))
     assert sound_for(events) == "penalty"
