@@ -42,6 +42,7 @@ from parcheesi.layout import (
     CELL,
     MAX_ANIMATION_MS,
     SIZE,
+    Motion,
     centre_rect,
     hit_radius,
     home_triangle,
@@ -63,8 +64,6 @@ from .palette import PAINTS
 
 PieceId = tuple[int, int]
 """(colour index 0..3, piece index 0..3)."""
-Move = tuple[int, int, int, int]
-"""(colour, piece, start progress, end progress); end -1 means sent back to START."""
 
 BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
     (p.fill, p.dark, p.light, p.mid) for p in PAINTS)
@@ -215,7 +214,7 @@ class Board(ui.element, component="board.js"):
         target_labels: Sequence[str | None] = (),
         labels: Mapping[PieceId, str] | None = None,
         rotation: int = 0,
-        moves: Iterable[Move] = (),
+        moves: Iterable[Motion] = (),
         reduced_motion: bool = False,
         sound: Sequence[Any] | None = None,
         bursts: Iterable[tuple[int, int, str]] = (),
@@ -262,7 +261,7 @@ class Board(ui.element, component="board.js"):
         self.view = view
         self._props["state"] = json.dumps(view, separators=(",", ":"))
 
-    def _animations(self, moves: list[Move], pieces: Sequence[Sequence[int]]) -> list[list[Any]]:
+    def _animations(self, moves: list[Motion], pieces: Sequence[Sequence[int]]) -> list[list[Any]]:
         """The path of every move, starting where the piece was drawn and ending where it will
         be drawn (a piece sharing a square sits off-centre), with the time per step."""
         plans = []

@@ -433,7 +433,7 @@ class TableView:
             return
         with self.winner, ui.card().classes("winner-card").props(
                 'data-testid=winner role=dialog aria-label="Game over"'):
-            ui.html('<div class="confetti" aria-hidden="true">' + "<i></i>" * 12 + "</div>",
+            ui.html('<div class="confetti" aria-hidden="true">' + CONFETTI + "</div>",
                     sanitize=False)
             ui.label(f"{screen.winner} wins!").classes("text-2xl font-bold")
             ui.table(columns=STANDINGS_COLUMNS, rows=[_row(s) for s in screen.standings]
@@ -444,6 +444,10 @@ class TableView:
                 ui.button("New game", on_click=self.on_new_game).props(
                     'outline data-testid=winner-new-game').classes("grow")
 
+
+CONFETTI = "".join(f'<i style="left:{k * 8 + 6}%;animation-delay:{(k * 5 % 12) / 20}s"></i>'
+                   for k in range(12))
+"""Twelve pieces of confetti across the winner card, falling at staggered moments."""
 
 STANDINGS_COLUMNS = [
     {"name": "place", "label": "Place", "field": "place"},

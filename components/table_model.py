@@ -33,6 +33,7 @@ from parcheesi.game import (
     Won,
 )
 from parcheesi.games import GameRules
+from parcheesi.layout import Motion
 from parcheesi.live import Stats
 from parcheesi.state import Phase, State
 
@@ -120,7 +121,7 @@ class Board:
     """What tapping each of the first targets does (the selected piece's landings); the
     hint's previews after them have none."""
     labels: Mapping[tuple[int, int], str]
-    moves: tuple[tuple[int, int, int, int], ...]
+    moves: tuple[Motion, ...]
     bursts: tuple[tuple[int, int, str], ...] = ()
     """(colour, piece, words) floated from a piece: the bonus it just earned."""
 

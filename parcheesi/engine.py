@@ -19,6 +19,7 @@ from .board import COLOURS, opposite
 from .choices import Choice, choices
 from .dice import DiceSource, seeded
 from .game import Action, Captured, Event, Roll, apply, motions, standings
+from .layout import Motion
 from .state import Phase, State, new_state, validate_colours
 
 
@@ -80,10 +81,10 @@ class ParcheesiRules:
     def captures(self, events: Sequence[Event]) -> list[tuple[int, int]]:
         return [(e.by_colour, e.colour) for e in events if isinstance(e, Captured)]
 
-    def motions(self, events: Sequence[Event]) -> list[tuple[int, int, int, int]]:
+    def motions(self, events: Sequence[Event]) -> list[Motion]:
         return motions(events)
 
-    def motion_ms(self, moves: Sequence[tuple[int, int, int, int]]) -> int:
+    def motion_ms(self, moves: Sequence[Motion]) -> int:
         return layout.motion_ms(moves)
 
     def state_to_json(self, state: State) -> dict[str, Any]:

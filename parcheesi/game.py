@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 from .board import HOME, START
 from .dice import Dice, DiceSource, seeded
 from .rules import Node, RollPlan, View, own_blockades, penalty_piece, reward_options
 from .state import IllegalAction, Phase, Pieces, State, blockade_pairs, new_state
+
+if TYPE_CHECKING:  # the drawing's name for a move; the engine does not draw
+    from .layout import Motion
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +410,7 @@ def _win(state: State, events: list[Event]) -> State:
                        rewards=())
 
 
-def motions(events: Iterable[Event]) -> list[tuple[int, int, int, int]]:
+def motions(events: Iterable[Event]) -> list[Motion]:
     """(colour, piece, from, to) for every piece the events moved, in order (an entry from
     START to 0; a capture from where the piece stood back to START)."""
     out = []

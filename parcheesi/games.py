@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .engine import PARCHEESI_RULES
+from .layout import Motion
 
 State = Any
 """A position of some game: that game's engine's own immutable value."""
@@ -106,11 +107,11 @@ class GameRules(Protocol):
     def captures(self, events: Sequence[Any]) -> list[tuple[int, int]]:
         """(capturing colour, captured colour) for every capture among ``events``."""
 
-    def motions(self, events: Sequence[Any]) -> list[tuple[int, int, int, int]]:
+    def motions(self, events: Sequence[Any]) -> list[Motion]:
         """(colour, piece, from, to) for every piece ``events`` moved, in order, in the
         colour's own progress: what the board animates and the computers wait for."""
 
-    def motion_ms(self, motions: Sequence[tuple[int, int, int, int]]) -> int:
+    def motion_ms(self, motions: Sequence[Motion]) -> int:
         """How long the board takes to show those motions."""
 
     def state_to_json(self, state: Any) -> dict[str, Any]: ...

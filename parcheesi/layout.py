@@ -33,6 +33,9 @@ from .board import (
 )
 
 Point = tuple[float, float]
+Motion = tuple[int, int, int, int]
+"""One piece's move as the board animates it: (colour, piece, from, to) in the colour's
+own progress; ``to`` START for a piece sent back."""
 Rect = tuple[float, float, float, float]
 """x, y (top-left corner), width, height in board units."""
 
@@ -270,7 +273,7 @@ def step_ms(end: int) -> int:
     return CAPTURE_MS if end == START else STEP_MS
 
 
-def motion_ms(moves: Sequence[tuple[int, int, int, int]]) -> int:
+def motion_ms(moves: Sequence[Motion]) -> int:
     """How long the board shows the moves of one action ((colour, piece, from, to) each,
     walked square by square): what the computers wait for before their next action."""
     total = sum((len(path_points(c, start, end, piece)) - 1) * step_ms(end)

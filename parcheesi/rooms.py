@@ -148,20 +148,23 @@ class Room:
 
     def replaced_colour(self, token: str | None) -> int | None:
         """The seat this token held before the host gave it to a computer, or None."""
-        if not token:
-            return None
-        digest = token_hash(token)
-        return next((s.colour for s in self.seats.values() if s.replaced_hash is not None
-                     and hmac.compare_digest(s.replaced_hash, digest)), None)
+        return self._seat_of(token, lambda seat: seat.replaced_hash)
 
     def colour_of(self, token: str | None) -> int | None:
-        """The seat this token holds, or None (constant-time comparison)."""
+        """The seat this token holds, or None."""
+        return self._seat_of(token, lambda seat: seat.token_hash)
+
+    def _seat_of(self, token: str | None, stored: Callable[[RoomSeat], str | None]
+                 ) -> int | None:
+        """The seat whose ``stored`` hash is the token's (every seat is compared, in
+        constant time, so the answer takes as long whichever seat it is)."""
         if not token:
             return None
         digest = token_hash(token)
         found = None
         for seat in self.seats.values():
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+            held = stored(seat)
+            if held is not None and hmac.compare_digest(held, digest):
                 found = seat.colour
         return found
 

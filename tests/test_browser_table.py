@@ -57,7 +57,7 @@ def until(screen: Screen, condition, message: str) -> None:
 def enabled_button(screen: Screen, testid: str, label: str) -> bool:
     buttons = all_now(screen, css(testid))
     return (bool(buttons) and buttons[0].is_enabled()
-            and buttons[0].text.strip().lower() == label.lower())  # Quasar shows capitals
+            and buttons[0].text.strip().lower() == label.lower())
 
 
 def status(screen: Screen) -> str:
