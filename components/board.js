@@ -1,4 +1,4 @@
-// The Parcheesi board as one SVG. Every coordinate comes from Python (components/board_view.py,
+// A game's board (Parcheesi or Ludo) as one SVG. Every coordinate comes from Python (components/board_view.py,
 // parcheesi/layout.py); this file only draws what it is given and plays the moves it is sent.
 
 // The static board: re-rendered only when its props change, not on every animation frame.
@@ -12,6 +12,8 @@ const BoardBase = {
   template: `
     <g>
       <rect x="2" y="2" :width="g.size - 4" :height="g.size - 4" rx="22" fill="#f6efdf" stroke="#6f5f45" stroke-width="4"/>
+      <rect v-for="(y, c) in g.yards" :key="'yard' + c" :x="y[0]" :y="y[1]" :width="y[2]" :height="y[3]"
+            :fill="on(c) ? g.colours[c][1] : '#d6d3cd'" stroke="#6f5f45" stroke-width="3"/>
       <g v-for="(s, c) in g.starts" :key="'start' + c">
         <circle :cx="s[0]" :cy="s[1]" :r="s[2]" :fill="on(c) ? g.colours[c][3] : '#e4e2de'"
                 :stroke="on(c) ? g.colours[c][1] : '#aaa69e'" stroke-width="5"/>

@@ -1,10 +1,12 @@
 """The board drawing: one SVG custom component that shows pieces, highlights and moves.
 
-All geometry comes from :mod:`parcheesi.layout`; the browser side (``board.js``) only draws
-what it is sent and animates the moves it is given. The static geometry is sent once: after
-the first render, :meth:`Board._to_dict` leaves it out and asks the browser to keep its copy
-(NiceGUI's ``preserved_props``), so each :meth:`Board.show` costs one small message with the
-16 pieces, the highlights and the animation list, and never rebuilds elements.
+All geometry comes from the game's layout (:mod:`parcheesi.layout`,
+:mod:`parcheesi.ludo.layout`: one :class:`BoardLayout`, so one component draws either
+game); the browser side (``board.js``) only draws what it is sent and animates the moves it
+is given. The static geometry is sent once: after the first render,
+:meth:`Board._to_dict` leaves it out and asks the browser to keep its copy (NiceGUI's
+``preserved_props``), so each :meth:`Board.show` costs one small message with the pieces,
+the highlights and the animation list, and never rebuilds elements.
 
 Prop format (``geometry`` once, ``state`` on every ``show``: the JSON text of ``Board.view``,
 which Python code reads as a dict), all lengths in board units of a
@@ -13,7 +15,8 @@ which Python code reads as a dict), all lengths in board units of a
 ``geometry``
     ``size``: 1000; ``cell``: cell side;
     ``colours``: ``[[name, fill, dark, tint, mid], ...]`` per colour index;
-    ``track``: ``[[x, y, w, h], ...]`` for squares 0..67; ``lanes``: ``[[colour, x, y, w, h]]``;
+    ``track``: ``[[x, y, w, h], ...]`` per track square; ``lanes``: ``[[colour, x, y, w, h]]``;
+    ``yards``: ``[[x, y, w, h], ...]`` per colour where the board has yards (Ludo), else ``[]``;
     ``safe``: ``[[cx, cy, colour or -1], ...]`` (-1: a star square, else an entry square);
     ``star``: SVG points of the star mark around the origin; ``starts``: ``[[cx, cy, r]]``;
     ``slots``: ``[[x, y], ...]`` START slots, 4 per colour; ``homes``: triangle points per
@@ -33,48 +36,65 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from nicegui import events, ui
 
-from parcheesi.board import COLOURS, HOME, START, is_lane, is_track
-from parcheesi.layout import (
-    CELL,
-    MAX_ANIMATION_MS,
-    SIZE,
-    Motion,
-    centre_rect,
-    hit_radius,
-    home_triangle,
-    lane_rect,
-    path_points,
-    piece_point,
-    piece_radius,
-    rect_centre,
-    safe_squares,
-    square_point,
-    star_points,
-    start_circle,
-    start_slots,
-    step_ms,
-    track_rect,
-)
+from parcheesi import layout as parcheesi_layout
+from parcheesi.board import COLOURS as PARCHEESI_COLOURS
+from parcheesi.layout import Motion, Point, Rect
 
-from .palette import PAINTS
+from .palette import paints
+from .texts import piece_label
 
 PieceId = tuple[int, int]
 """(colour index 0..3, piece index 0..3)."""
 
-BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
-    (p.fill, p.dark, p.light, p.mid) for p in PAINTS)
-"""Per colour, the shades ``board.js`` draws with (fill, dark, light, mid: see ``Paint``)."""
 
-TARGET_RADIUS = 0.47 * CELL
-HOME_TARGET_RADIUS = 0.75 * CELL
-TAP_REACH = 1.25 * CELL
+
+class BoardLayout(Protocol):
+    """A game's board geometry (:mod:`parcheesi.layout`, :mod:`parcheesi.ludo.layout`): the
+    same names in every game, in board units of a 1000-unit square, pieces given by their
+    colour's own progress."""
+
+    SIZE: float
+    CELL: float
+    START: int
+    """The progress of a piece waiting to come in (START, the yard)."""
+    HOME: int
+    FIRST_LANE: int
+    TRACK_LENGTH: int
+    MAX_ANIMATION_MS: int
+
+    def __hash__(self) -> int: ...
+    def is_track(self, progress: int) -> bool: ...
+    def is_lane(self, progress: int) -> bool: ...
+    def track_rect(self, square: int) -> Rect: ...
+    def lane_rect(self, colour: int, progress: int) -> Rect: ...
+    def rect_centre(self, rect: Rect) -> Point: ...
+    def yard_rects(self) -> tuple[Rect, ...]: ...
+    def start_circle(self, colour: int) -> tuple[float, float, float]: ...
+    def start_slots(self, colour: int) -> tuple[Point, ...]: ...
+    def home_triangle(self, colour: int) -> tuple[Point, Point, Point]: ...
+    def centre_rect(self) -> Rect: ...
+    def square_point(self, colour: int, progress: int, piece_index: int = 0) -> Point: ...
+    def piece_point(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+                    ) -> Point: ...
+    def piece_radius(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+                     ) -> float: ...
+    def hit_radius(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+                   ) -> float: ...
+    def path_points(self, colour: int, start_progress: int, end_progress: int,
+                    piece_index: int = 0) -> list[Point]: ...
+    def step_ms(self, end: int) -> int: ...
+    def safe_squares(self, house: Sequence[str] = ()) -> Sequence[Any]: ...
+    def star_points(self, radius: float, inner_ratio: float = 0.45) -> tuple[Point, ...]: ...
+
+
+TAP_REACH = 1.25 * parcheesi_layout.CELL
 """How far from a landing marker's or a movable piece's centre a tap still takes it (the
-nearest one wins): 44 CSS px across on a 390 px wide phone, where the board is about 342 px
-wide."""
+nearest one wins), in board units whatever the game: 44 CSS px across on a 390 px wide
+phone, where the board is about 342 px wide."""
 
 
 def _r(value: float) -> float:
@@ -86,102 +106,96 @@ def _points(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_r(x)},{_r(y)}" for x, y in points)
 
 
-def _squares() -> dict[str, Any]:
+def _squares(layout: BoardLayout, colours: int, house: Sequence[str]) -> dict[str, Any]:
     """The track's squares, the home lanes and the safe squares' marks."""
     safe = []
-    for mark in safe_squares():
-        x, y = rect_centre(track_rect(mark.square))
+    for mark in layout.safe_squares(house):
+        x, y = layout.rect_centre(layout.track_rect(mark.square))
         safe.append([_r(x), _r(y), -1 if mark.colour is None else mark.colour])
     return {
-        "track": [[_r(v) for v in track_rect(s)] for s in range(68)],
-        "lanes": [[c, *(_r(v) for v in lane_rect(c, p))]
-                  for c in range(len(COLOURS)) for p in range(64, 71)],
+        "track": [[_r(v) for v in layout.track_rect(s)] for s in range(layout.TRACK_LENGTH)],
+        "lanes": [[c, *(_r(v) for v in layout.lane_rect(c, p))]
+                  for c in range(colours) for p in range(layout.FIRST_LANE, layout.HOME)],
         "safe": safe,
     }
 
 
-def _geometry() -> dict[str, Any]:
-    """The static drawing, computed once per process."""
-    colours = range(len(COLOURS))
+@functools.lru_cache(maxsize=16)
+def geometry(layout: BoardLayout, colours: tuple[str, ...], label: str,
+             house: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The static drawing of a game's board (with its house rules' marks), worked out once."""
+    cell = layout.CELL
+    indices = range(len(colours))
+    shades = paints(colours)
     return {
-        "size": SIZE,
-        "cell": _r(CELL),
-        "colours": [[name, *BOARD_SHADES[c]] for c, name in enumerate(COLOURS)],
-        **_squares(),
-        "star": _points(star_points(0.36 * CELL)),
-        "starts": [[_r(v) for v in start_circle(c)] for c in colours],
-        "slots": [[_r(x), _r(y)] for c in colours for x, y in start_slots(c)],
-        "homes": [_points(home_triangle(c)) for c in colours],
-        "centre": [_r(v) for v in centre_rect()],
-        "label": "Parcheesi board",
+        "size": layout.SIZE,
+        "cell": _r(cell),
+        "colours": [[name, s.fill, s.dark, s.light, s.mid] for name, s in zip(colours, shades,
+                                                                              strict=True)],
+        **_squares(layout, len(colours), house),
+        "star": _points(layout.star_points(0.36 * cell)),
+        "yards": [[_r(v) for v in rect] for rect in layout.yard_rects()],
+        "starts": [[_r(v) for v in layout.start_circle(c)] for c in indices],
+        "slots": [[_r(x), _r(y)] for c in indices for x, y in layout.start_slots(c)],
+        "homes": [_points(layout.home_triangle(c)) for c in indices],
+        "centre": [_r(v) for v in layout.centre_rect()],
+        "label": label,
         "tap_reach": _r(TAP_REACH),
     }
 
 
-GEOMETRY = _geometry()
-
-
-def default_label(colour: int, piece: int, progress: int) -> str:
-    """The spoken name of a piece and where it stands, e.g. "Ruby piece 2, in START"."""
-    name = f"{COLOURS[colour].capitalize()} piece {piece + 1}"
-    if progress == START:
-        return f"{name}, in START"
-    if progress == HOME:
-        return f"{name}, HOME"
-    where = "on the track" if is_track(progress) else "in the home lane"
-    return f"{name}, {where}, {HOME - progress} squares from home"
+TARGET_RADIUS = 0.47
+HOME_TARGET_RADIUS = 0.75
+"""A landing marker's radius on a square and in a HOME triangle, in cells."""
 
 
 @functools.lru_cache(maxsize=256)
-def _spots(pieces: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
+def _spots(layout: BoardLayout, pieces: tuple[tuple[int, ...], ...]
+           ) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
     """(colour, index, (x, y, radius, tap radius)) of every piece. A position is drawn by
     every tab of its game, and a roll redraws it unchanged: it is worked out once."""
     return tuple(
-        (c, i, (*(_r(v) for v in piece_point(c, i, pieces)), _r(piece_radius(c, i, pieces)),
-                _r(hit_radius(c, i, pieces))))
+        (c, i, (*(_r(v) for v in layout.piece_point(c, i, pieces)),
+                _r(layout.piece_radius(c, i, pieces)), _r(layout.hit_radius(c, i, pieces))))
         for c, own in enumerate(pieces)
         for i in range(len(own))
     )
 
 
-def _drawn(pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
-           selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:
-    """Every piece as the browser draws it: where, how large, its flags and its label."""
-    return [
-        [c, i, *spot, (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
-         labels.get((c, i)) or default_label(c, i, pieces[c][i])]
-        for c, i, spot in _spots(tuple(tuple(own) for own in pieces))
-    ]
-
-
-def _bursts(bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[int]]
-            ) -> list[list[Any]]:
-    """[x, y, words] of each burst, at its piece's drawn place."""
-    return [[*(_r(v) for v in piece_point(c, i, pieces)), words] for c, i, words in bursts]
-
-
-def _target_ring(colour: int, progress: int) -> list[float]:
+def _target_ring(layout: BoardLayout, colour: int, progress: int) -> list[float]:
     """Where a landing preview goes: the square or lane cell, or the colour's HOME triangle."""
-    if progress == HOME:
-        (ax, ay), (bx, by), (cx, cy) = home_triangle(colour)
-        return [_r((ax + bx + cx) / 3), _r((ay + by + cy) / 3), _r(HOME_TARGET_RADIUS), colour]
-    if not (is_track(progress) or is_lane(progress)):
+    if progress == layout.HOME:
+        (ax, ay), (bx, by), (cx, cy) = layout.home_triangle(colour)
+        return [_r((ax + bx + cx) / 3), _r((ay + by + cy) / 3),
+                _r(HOME_TARGET_RADIUS * layout.CELL), colour]
+    if not (layout.is_track(progress) or layout.is_lane(progress)):
         raise ValueError(f"not a landing progress: {progress}")
-    x, y = square_point(colour, progress)
-    return [_r(x), _r(y), _r(TARGET_RADIUS), colour]
+    x, y = layout.square_point(colour, progress)
+    return [_r(x), _r(y), _r(TARGET_RADIUS * layout.CELL), colour]
 
 
 class Board(ui.element, component="board.js"):
     """The whole board as one SVG; pieces are buttons when the caller says they may move."""
 
     def __init__(self, on_piece_click: Callable[[int, int, Any], Any] | None = None,
-                 on_target_click: Callable[[int, int, Any], Any] | None = None) -> None:
+                 on_target_click: Callable[[int, int, Any], Any] | None = None, *,
+                 layout: BoardLayout = parcheesi_layout,
+                 colours: tuple[str, ...] = PARCHEESI_COLOURS, label: str = "Parcheesi board",
+                 house: tuple[str, ...] = (),
+                 piece_words: Callable[[str, int, int], str] = piece_label) -> None:
         """:param on_piece_click: called with (colour, piece index, the stamp the board
         showed) when a movable piece is clicked or activated from the keyboard; may be a
         coroutine function.
         :param on_target_click: called with (colour, progress, stamp) when a landing marker
-        that has a label (see :meth:`show`) is tapped or activated."""
+        that has a label (see :meth:`show`) is tapped or activated.
+        :param layout: the game's board geometry; ``colours`` its colour names by index,
+        ``label`` the board's accessible name, ``house`` the house rules it marks,
+        ``piece_words`` a piece's spoken name and place when :meth:`show` gives no label."""
         super().__init__()
+        self.layout = layout
+        self.colours = colours
+        self._geometry = geometry(layout, colours, label, house)
+        self._piece_words = piece_words
         self._on_piece_click = on_piece_click
         self._on_target_click = on_target_click
         self._tappable: list[tuple[int, int] | None] = []
@@ -236,23 +250,40 @@ class Board(ui.element, component="board.js"):
         names = [*target_labels, *[None] * (len(shown_targets) - len(target_labels))]
         self._tappable = [t if name else None for t, name in zip(shown_targets, names,
                                                                   strict=True)]
-        drawn = _drawn(pieces, movable_set, selected, labels or {})
+        drawn = self._drawn(pieces, movable_set, selected, labels or {})
         self._movable = movable_set
         self._seq += 1
         self._set_view({
             "seq": self._seq,
             "rotation": rotation % 4,
             "reduced": reduced_motion,
-            "active": [1 if c < len(pieces) and pieces[c] else 0 for c in range(len(COLOURS))],
+            "active": [1 if c < len(pieces) and pieces[c] else 0
+                       for c in range(len(self.colours))],
             "pieces": drawn,
-            "targets": [[*_target_ring(c, p), name] for (c, p), name in zip(
+            "targets": [[*_target_ring(self.layout, c, p), name] for (c, p), name in zip(
                 shown_targets, names, strict=True)],
             "moves": [] if reduced_motion else self._animations(list(moves), pieces),
             "sound": list(sound) if sound else None,
-            "bursts": [] if reduced_motion else _bursts(bursts, pieces),
+            "bursts": [] if reduced_motion else self._bursts(bursts, pieces),
             "stamp": stamp,
         })
         self._shown = pieces
+
+    def _drawn(self, pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
+               selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:
+        """Every piece as the browser draws it: where, how large, its flags and its label."""
+        return [
+            [c, i, *spot, (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
+             labels.get((c, i)) or self._piece_words(self.colours[c].capitalize(), i,
+                                                     pieces[c][i])]
+            for c, i, spot in _spots(self.layout, tuple(tuple(own) for own in pieces))
+        ]
+
+    def _bursts(self, bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[int]]
+                ) -> list[list[Any]]:
+        """[x, y, words] of each burst, at its piece's drawn place."""
+        return [[*(_r(v) for v in self.layout.piece_point(c, i, pieces)), words]
+                for c, i, words in bursts]
 
     def _set_view(self, view: dict[str, Any]) -> None:
         """Keep ``view`` and send it as one JSON string: NiceGUI would otherwise wrap every
@@ -266,19 +297,19 @@ class Board(ui.element, component="board.js"):
         be drawn (a piece sharing a square sits off-centre), with the time per step."""
         plans = []
         for colour, piece, start, end in moves:
-            points = path_points(colour, start, end, piece)
+            points = self.layout.path_points(colour, start, end, piece)
             before = self._shown
             if (
                 colour < len(before)
                 and piece < len(before[colour])
                 and before[colour][piece] == start
             ):
-                points[0] = piece_point(colour, piece, before)
+                points[0] = self.layout.piece_point(colour, piece, before)
             if pieces[colour][piece] == end:
-                points[-1] = piece_point(colour, piece, pieces)
-            plans.append((colour, piece, points, step_ms(end)))
+                points[-1] = self.layout.piece_point(colour, piece, pieces)
+            plans.append((colour, piece, points, self.layout.step_ms(end)))
         total = sum((len(points) - 1) * ms for _, _, points, ms in plans)
-        scale = min(1.0, MAX_ANIMATION_MS / total) if total else 1.0
+        scale = min(1.0, self.layout.MAX_ANIMATION_MS / total) if total else 1.0
         return [
             [colour, piece, [_r(v) for point in points for v in point], round(ms * scale)]
             for colour, piece, points, ms in plans
@@ -317,6 +348,6 @@ class Board(ui.element, component="board.js"):
         if self._geometry_sent:
             dict_.setdefault("preserved_props", []).append("geometry")
         else:
-            dict_["props"] = {**dict_.get("props", {}), "geometry": GEOMETRY}
+            dict_["props"] = {**dict_.get("props", {}), "geometry": self._geometry}
             self._geometry_sent = True
         return dict_

@@ -14,12 +14,11 @@ from typing import Any
 import segno
 from nicegui import Client, ui
 
-from parcheesi.board import COLOURS
 from parcheesi.games import rules_for
 from parcheesi.live import HUMAN, NAME_LENGTH
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
 
-from .palette import PAINTS
+from .palette import PAINT
 
 TOKEN_PREFIX = "parcheesi-seat-"
 COPY_ICON = "M8 3h11v13h-2V5H8zM5 7h10v14H5zm2 2v10h6V9z|0 0 24 24"
@@ -68,8 +67,9 @@ def qr_svg(url: str) -> str:
 
 def waiting_words(room: Room) -> str:
     """Whom the start waits for, in words ("" when nobody)."""
-    waiting = [f"{COLOURS[s.colour].title()} to be taken" if not s.claimed
-               else f"{s.name or COLOURS[s.colour].title()} to be ready"
+    colours = rules_for(room.kind).colours
+    waiting = [f"{colours[s.colour].title()} to be taken" if not s.claimed
+               else f"{s.name or colours[s.colour].title()} to be ready"
                for s in room.waiting_for()]
     return f"Waiting for {', '.join(waiting)}." if waiting else ""
 
@@ -151,11 +151,11 @@ class LobbyView:
 
     def _seat_row(self, seat: RoomSeat, mine: int | None) -> None:
         """One seat of the lobby: its colour, and who sits there or how to take it."""
-        name = COLOURS[seat.colour]
+        name = rules_for(self.room.kind).colours[seat.colour]
         with ui.row().classes("items-center gap-2 w-full no-wrap"):
             ui.element("div").style(
                 f"width:18px;height:18px;border-radius:50%;"
-                f"background:{PAINTS[seat.colour].fill};flex:none").props('aria-hidden="true"')
+                f"background:{PAINT[name].fill};flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
             if seat.kind != HUMAN:
                 ui.label(f"{seat.level.title()} computer")
@@ -178,7 +178,7 @@ class LobbyView:
         ready = seat.ready or seat.colour == self.room.host
         ui.badge("ready" if ready else "not ready",
                  color="positive" if ready else "grey").props(
-            f'data-testid=seat-status-{COLOURS[seat.colour]}')
+            f'data-testid=seat-status-{rules_for(self.room.kind).colours[seat.colour]}')
 
     async def claim(self, colour: int) -> None:
         await self._try(self._claim(colour))

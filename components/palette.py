@@ -7,16 +7,14 @@ all come from here, so a colour changed here changes everywhere at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from parcheesi.board import COLOURS
-
-Tone = Literal["primary", "ruby", "emerald", "sapphire", "amber"]
-"""The tones a button can have (``.tone-*`` in the CSS)."""
-TONES: tuple[Tone, ...] = ("ruby", "emerald", "sapphire", "amber")
-"""Each player colour's button tone, by colour index."""
-assert TONES == COLOURS
+Tone = Literal["primary", "ruby", "emerald", "sapphire", "amber", "red", "green", "yellow",
+               "blue"]
+"""The tones a button can have (``.tone-*`` in the CSS): the primary one and every colour
+name of every game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +33,22 @@ class Paint:
     """Buttons: dark enough for white text on it and for text on white (WCAG AA)."""
 
 
-PAINTS: tuple[Paint, ...] = (
-    Paint("#c0392b", "#7b1f16", "#f3c9c3", "#e58a7f", "#b3261e"),
-    Paint("#1e8a4c", "#0f4f2a", "#c2e6cf", "#74c597", "#1b6e3c"),
-    Paint("#2463b0", "#123a6b", "#c6d8f0", "#82aee3", "#1f56a0"),
-    Paint("#e0a800", "#7a5a00", "#f7e3a1", "#f0cb52", "#8a5a00"),
-)
-"""By colour index (``parcheesi.board.COLOURS``)."""
+_RED = Paint("#c0392b", "#7b1f16", "#f3c9c3", "#e58a7f", "#b3261e")
+_GREEN = Paint("#1e8a4c", "#0f4f2a", "#c2e6cf", "#74c597", "#1b6e3c")
+_BLUE = Paint("#2463b0", "#123a6b", "#c6d8f0", "#82aee3", "#1f56a0")
+_YELLOW = Paint("#e0a800", "#7a5a00", "#f7e3a1", "#f0cb52", "#8a5a00")
+
+PAINT: dict[str, Paint] = {
+    "ruby": _RED, "emerald": _GREEN, "sapphire": _BLUE, "amber": _YELLOW,
+    "red": _RED, "green": _GREEN, "yellow": _YELLOW, "blue": _BLUE,
+}
+"""By colour name, for every game's colours (a game's ``rules.colours``): Parcheesi's ruby
+and Ludo's red are one red."""
+
+
+def paints(colours: Sequence[str]) -> tuple[Paint, ...]:
+    """The paints of a game's colours, by colour index."""
+    return tuple(PAINT[name] for name in colours)
 
 PRIMARY = "#8b1e2d"
 """The app's own colour: headers, the main buttons, the server-problem banner."""
@@ -52,7 +59,7 @@ ON_PRIMARY = "#ffffff"
 def tone_css() -> str:
     """The ``.tone-*`` rules the buttons use, one per player colour and the primary one, and
     each player colour's fill as ``--paint-<colour>`` (the finish's confetti)."""
-    tones = {"primary": PRIMARY} | {name: PAINTS[c].tone for c, name in enumerate(TONES)}
-    paints = " ".join(f"--paint-{name}: {PAINTS[c].fill};" for c, name in enumerate(TONES))
-    return "\n".join([f":root {{ {paints} }}",
+    tones = {"primary": PRIMARY} | {name: paint.tone for name, paint in PAINT.items()}
+    fills = " ".join(f"--paint-{name}: {paint.fill};" for name, paint in PAINT.items())
+    return "\n".join([f":root {{ {fills} }}",
                       *(f".tone-{name} {{ --tone: {colour}; }}" for name, colour in tones.items())])

@@ -15,7 +15,7 @@ from parcheesi.ai import TABLE_LEVELS
 from parcheesi.board import COLOURS
 from parcheesi.live import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
 
-from .palette import PAINTS
+from .palette import PAINT
 
 PAIRS = {"ruby-sapphire": (0, 2), "emerald-amber": (1, 3)}
 
@@ -109,7 +109,7 @@ class SetupForm:
         with ui.row().classes("w-full items-center gap-2 no-wrap").props(
                 f'data-testid=seat-{name}'):
             ui.element("div").style(
-                f"width:18px;height:18px;border-radius:50%;background:{PAINTS[row.colour].fill};"
+                f"width:18px;height:18px;border-radius:50%;background:{PAINT[name].fill};"
                 "flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
             if solo or mine:

@@ -29,6 +29,7 @@ from parcheesi.state import IllegalAction
 from .board_view import Board
 from .buttons import PlainButton
 from .dice_view import Dice
+from .looks import look_for
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
@@ -76,8 +77,11 @@ class TableView:
                         'data-testid=turn aria-live=polite')
                 self._badges()
                 with Region().classes("w-full items-center board-stage"):
+                    look = look_for(game.kind)
                     self.board = Board(on_piece_click=self._board_click,
-                                       on_target_click=self._target_click)
+                                       on_target_click=self._target_click,
+                                       layout=look.layout, colours=game.rules.colours,
+                                       label=look.board_label, piece_words=look.piece_label)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
             with Region().classes("controls-column gap-2"):

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
-from parcheesi.board import HOME
 from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
 from parcheesi.dice import Dice
 from parcheesi.game import (
-    CAPTURE_REWARD,
-    HOME_REWARD,
     Action,
     Captured,
     Entered,
@@ -28,6 +26,7 @@ from parcheesi.game import (
     OpeningRolled,
     Penalty,
     ReachedHome,
+    Roll,
     Rolled,
     TurnPassed,
     Won,
@@ -37,8 +36,9 @@ from parcheesi.layout import Motion
 from parcheesi.live import Stats
 from parcheesi.state import Phase, State
 
-from .palette import TONES, Tone
-from .texts import describe, move_log, option_label, piece_label
+from .looks import Look, look_for
+from .palette import Tone
+from .texts import move_log
 
 LOG_LINES = 8
 HINT_UNAVAILABLE = "A hint is available when you have a roll to play."
@@ -64,6 +64,11 @@ class Seen:
     """Each computer seat's level, by colour."""
     you: int | None = None
     """The seat of the one person at this table (a solo or online player), if there is one."""
+
+    @property
+    def look(self) -> Look:
+        """How this game is drawn and worded."""
+        return look_for(self.rules.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,17 +162,6 @@ class Screen:
     log: tuple[str, ...]
     winner: str | None
     standings: tuple[Standing, ...]
-
-
-def bonuses(events: list[Event]) -> tuple[tuple[int, int, str], ...]:
-    """The bonus each capture or arrival HOME just earned, on the piece that earned it."""
-    out = []
-    for event in events:
-        if isinstance(event, Captured):
-            out.append((event.by_colour, event.by_piece, f"+{CAPTURE_REWARD}"))
-        elif isinstance(event, ReachedHome):
-            out.append((event.colour, event.piece, f"+{HOME_REWARD}"))
-    return tuple(out)
 
 
 SOUNDS: tuple[tuple[type, str], ...] = (
@@ -287,7 +281,8 @@ class TableModel:
             self.portion = None
         self.hinted = None
         self._follow_dice(events)
-        said = [t for t in (describe(e, seen.names.__getitem__) for e in events) if t]
+        said = [t for t in (seen.look.describe(e, seen.names.__getitem__) for e in events)
+                if t]
         if said:
             self.status = ". ".join(said[-3:])
         elif seen.fault:
@@ -331,9 +326,9 @@ class TableModel:
             chips=self._chips(seen),
             roll_text="Roll for the start" if state.phase is Phase.OPENING else "Roll",
             can_roll=seen.acting and seen.rules.rolling(state),
-            tone=TONES[state.turn],
+            tone=cast(Tone, seen.rules.colours[state.turn]),
             pieces=tuple(PieceButton(k in movable, k == self.selected,
-                                     piece_label(name(state.turn), k, p))
+                                     seen.look.piece_label(name(state.turn), k, p))
                          for k, p in enumerate(state.pieces[state.turn])),
             options=options,
             option_marks=self._marks(seen),
@@ -341,7 +336,7 @@ class TableModel:
                                              else "")) if picking else None,
             can_hint=self.hint_applies(seen),
             status=self._status(seen),
-            log=tuple(move_log(seen.stats.recent, name, LOG_LINES)),
+            log=tuple(move_log(seen.stats.recent, seen.look.describe, name, LOG_LINES)),
             winner=name(winner) if (winner := seen.rules.winner(state)) is not None else None,
             standings=self._standings(seen),
         )
@@ -355,7 +350,8 @@ class TableModel:
                 return f"{seen.levels[colour]} computer"
             return "you" if colour == seen.you else ""
 
-        return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(HOME), c == to_act)
+        return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(seen.look.home),
+                           c == to_act)
                      for c in state.colours)
 
     def _turn_line(self, seen: Seen) -> str:
@@ -366,11 +362,15 @@ class TableModel:
         return f"Opening roll: {seat}" if state.phase is Phase.OPENING else f"Turn: {seat}"
 
     def _options(self, seen: Seen) -> tuple[tuple[str, Action], ...]:
-        if self.selected is None or not seen.acting:
+        """The selected piece's choices, or the choices that move no piece (Ludo's question
+        whether to play on for places)."""
+        if not seen.acting:
             return ()
-        name = seen.names.__getitem__
-        return tuple((option_label(c, name), c.action)
-                     for c in self.options_for(seen, self.selected))
+        name, label = seen.names.__getitem__, seen.look.option_label
+        if self.selected is None:
+            return tuple((label(c, name), c.action) for c in self.choices(seen)
+                         if c.piece is None and not isinstance(c.action, Roll))
+        return tuple((label(c, name), c.action) for c in self.options_for(seen, self.selected))
 
     def _marks(self, seen: Seen) -> tuple[int, ...]:
         """The number of each option's landing marker: its landing square's place among the
@@ -388,22 +388,23 @@ class TableModel:
         if self.selected is not None and seen.acting:
             for c in self.options_for(seen, self.selected):
                 if c.end is not None:
-                    said.setdefault(c.end, []).append(option_label(c, seen.names.__getitem__))
+                    said.setdefault(c.end, []).append(
+                        seen.look.option_label(c, seen.names.__getitem__))
             targets += [(state.turn, end) for end in said]
         tap = tuple(" or ".join(words) for words in said.values())
         if self.hinted is not None:
             targets += [(state.turn, p) for k, p in enumerate(self.hinted.pieces[state.turn])
                         if p != state.mover[k]]
-        labels = {(c, k): piece_label(seen.names[c], k, p)
+        labels = {(c, k): seen.look.piece_label(seen.names[c], k, p)
                   for c, own in enumerate(state.pieces) for k, p in enumerate(own)}
         return Board(state.pieces, frozenset((state.turn, p) for p in movable),
                      (state.turn, self.selected) if self.selected is not None else None,
                      tuple(targets), tap, labels, tuple(seen.rules.motions(events)),
-                     bonuses(events))
+                     seen.look.bonuses(events))
 
     def _chips(self, seen: Seen) -> tuple[Chip, ...]:
         state = seen.state
-        if state.phase is not Phase.MOVE or not seen.acting:
+        if state.phase is not Phase.MOVE or not seen.acting or not seen.look.chips:
             return ()
         return tuple(Chip(v, state.portions.count(v), self.portion == v)
                      for v in sorted(set(state.portions), reverse=True))
@@ -412,8 +413,8 @@ class TableModel:
         state = seen.state
         if not seen.acting and not seen.rules.over(state):
             return self.status or f"{seen.names[state.turn]} is thinking…"
-        if seen.acting and state.phase is Phase.ROLL and state.doubles:
-            return f"{seen.names[state.turn]} rolled doubles: roll again"
+        if seen.acting and (note := seen.look.roll_note(state, seen.names.__getitem__)):
+            return note
         return self.status
 
     def _standings(self, seen: Seen) -> tuple[Standing, ...]:
@@ -421,7 +422,7 @@ class TableModel:
         if not seen.rules.over(state):
             return ()
         stats = seen.stats
-        return tuple(Standing(k + 1, seen.names[c], state.pieces[c].count(HOME),
+        return tuple(Standing(k + 1, seen.names[c], state.pieces[c].count(seen.look.home),
                               stats.captures.get(c, 0), stats.lost.get(c, 0))
                      for k, c in enumerate(seen.rules.standings(state)))
 

@@ -89,8 +89,10 @@ def consequences(choice: Choice, name: Namer) -> list[str]:
     return effects
 
 
-def move_log(events: Reversible[Event], name: Namer, lines: int) -> list[str]:
-    """The sentences of the latest ``lines`` events that have words, newest first."""
+def move_log(events: Reversible[Event], describe: Callable[[Event, Namer], str | None],
+             name: Namer, lines: int) -> list[str]:
+    """The sentences of the latest ``lines`` events that have words (``describe``: the
+    game's own), newest first."""
     said: list[str] = []
     for event in reversed(events):
         text = describe(event, name)

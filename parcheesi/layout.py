@@ -18,19 +18,17 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .board import (
-    COLOURS,
-    FIRST_LANE,
-    HOME,
-    LANE_LENGTH,
-    START,
-    TRACK_LENGTH,
-    entry_square,
-    is_lane,
-    is_track,
-    track_square,
-    turn_off,
-)
+from . import board
+from .board import COLOURS, LANE_LENGTH, entry_square, track_square, turn_off
+
+# What the board component asks every game's layout under the same names
+# (components.board_view.BoardLayout); the facts stay in .board.
+START = board.START
+HOME = board.HOME
+FIRST_LANE = board.FIRST_LANE
+TRACK_LENGTH = board.TRACK_LENGTH
+is_track = board.is_track
+is_lane = board.is_lane
 
 Point = tuple[float, float]
 Motion = tuple[int, int, int, int]
@@ -281,9 +279,10 @@ def motion_ms(moves: Sequence[Motion]) -> int:
     return min(total, MAX_ANIMATION_MS)
 
 
-def safe_squares() -> tuple[SafeSquare, ...]:
+def safe_squares(house: Sequence[str] = ()) -> tuple[SafeSquare, ...]:
     """The 12 safe squares: each colour's entry square (coloured) and two star squares,
-    its turn-off square t and t + 12 (RULES.md 2)."""
+    its turn-off square t and t + 12 (RULES.md 2). Parcheesi has no house rules that move
+    them (``house`` is for the board component, which asks every game the same way)."""
     marks: list[SafeSquare] = []
     for colour in range(len(COLOURS)):
         t = turn_off(colour)
@@ -301,3 +300,8 @@ def star_points(radius: float, inner_ratio: float = 0.45) -> tuple[Point, ...]:
         angle = math.pi * k / 5
         points.append((r * math.sin(angle), -r * math.cos(angle)))
     return tuple(points)
+
+
+def yard_rects() -> tuple[Rect, ...]:
+    """The corner areas drawn in each colour: none on this board (START is a circle)."""
+    return ()

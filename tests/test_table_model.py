@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
-from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, bonuses, sound_for
+from components.looks import parcheesi_bonuses as bonuses
+from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, sound_for
 from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Move, Roll, apply, standings
 from parcheesi.live import Stats
