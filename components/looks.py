@@ -9,8 +9,8 @@ pick. A :class:`Look` holds those, one per game kind, in :data:`LOOKS`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from parcheesi import layout as parcheesi_layout
@@ -46,6 +46,8 @@ class Look:
     bonuses: Callable[[Sequence[Event]], tuple[Burst, ...]]
     roll_note: Callable[[Any, Namer], str | None]
     """The status line's word to the player about to roll (or answer), when it has one."""
+    house_words: Mapping[str, str] = field(default_factory=dict)
+    """Each house rule's switch label and description, by name (``GameRules.house_rules``)."""
 
 
 def parcheesi_bonuses(events: Sequence[Event]) -> tuple[Burst, ...]:

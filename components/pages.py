@@ -227,10 +227,10 @@ async def new_game_page(server: Server) -> None:
     rooms, hub = server.rooms, server.hub
     owner = browser_id()
 
-    async def start(mode: str, seats: list[Seat]) -> None:
+    async def start(mode: str, seats: list[Seat], kind: str, house: tuple[str, ...]) -> None:
         if mode == "online":
             try:
-                room, token = await rooms.create(seats)
+                room, token = await rooms.create(seats, kind, house)
             except RoomError as error:
                 ui.notify(str(error), type="negative")
                 return
@@ -254,7 +254,7 @@ async def new_game_page(server: Server) -> None:
                         "color=negative data-testid=confirm-new-game")
             if not await dialog:
                 return
-        await hub.create_local(owner, mode, seats)
+        await hub.create_local(owner, mode, seats, kind, house)
         ui.navigate.to("/play")
 
     with ui.column().classes("w-full max-w-xl mx-auto p-4"):
@@ -277,7 +277,7 @@ async def play_page(server: Server) -> None:
         current = await server.hub.local_game(owner)
         if current is None:
             await server.hub.create_local(owner, game.mode, list(game.seats.values()),
-                                          game.kind)
+                                          game.kind, game.house)
         ui.navigate.to("/play")
 
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):

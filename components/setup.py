@@ -1,8 +1,9 @@
-"""The new-game form: mode, number of players, colours and seat rows.
+"""The new-game form: game, mode, number of players, colours, seat rows and house rules.
 
-The form offers only valid seatings: two players always sit opposite (Ruby with Sapphire or
-Emerald with Amber), three players leave one colour out, four use every colour. The engine's
-own check (``tables.check_seats``) still runs on submit.
+The form offers the seatings the game's rules list (``GameRules.colour_sets``): two players
+sit opposite (Ruby with Sapphire or Emerald with Amber; Red with Yellow or Green with Blue),
+three players leave one colour out, four use every colour. The engine's own check
+(``live.check_seats``) still runs on submit.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
-from parcheesi.ai import TABLE_LEVELS
-from parcheesi.board import COLOURS
+from parcheesi.games import DEFAULT_GAME, GAMES, GameRules
 from parcheesi.live import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
 
+from .looks import look_for
 from .palette import PAINT
 
-PAIRS = {"ruby-sapphire": (0, 2), "emerald-amber": (1, 3)}
+Start = Callable[[str, list[Seat], str, tuple[str, ...]], Awaitable[None]]
+"""What the form calls on submit: (mode, seats, game kind, house rules)."""
 
 
 class SeatRow:
@@ -31,15 +33,22 @@ class SeatRow:
 
 
 class SetupForm:
-    def __init__(self, on_start: Callable[[str, list[Seat]], Awaitable[None]]) -> None:
+    def __init__(self, on_start: Start) -> None:
         self.on_start = on_start
+        self.kind = DEFAULT_GAME
         self.mode = "solo"
         self.count = 4
-        self.pair = "ruby-sapphire"
+        self.pair = ""
+        """Which of the game's two-player colour sets ("ruby-sapphire"; "" for the first)."""
         self.left_out = 3
         self.human = 0
+        self.house: set[str] = set()
         self.rows = {c: SeatRow(c) for c in range(4)}
         with ui.column().classes("w-full gap-3"):
+            if len(GAMES) > 1:
+                ui.toggle({kind: rules.title for kind, rules in GAMES.items()}, value=self.kind,
+                          on_change=lambda e: self._set_game(e.value)).props(
+                    'aria-label="Game" data-testid=game')
             ui.label("Who is playing?").classes("text-lg font-medium")
             ui.toggle({"solo": "Solo", "same_device": "Same device", "online": "Online room"},
                       value=self.mode,
@@ -49,23 +58,44 @@ class SetupForm:
                       on_change=lambda e: self._set("count", e.value)).props(
                 'aria-label="Number of players" data-testid=player-count')
             self.seats_box = ui.element("div")
+            self.house_box = ui.element("div")
             self._draw_seats()
             self.error = ui.label("").classes("text-negative").props(
                 'role=alert data-testid=setup-error')
             ui.button("Start game", on_click=self.submit).props(
                 'data-testid=start-game color=primary size=lg').classes("w-full")
 
+    @property
+    def rules(self) -> GameRules:
+        return GAMES[self.kind]
+
     def _set(self, attribute: str, value: object) -> None:
         setattr(self, attribute, value)
         self.error.set_text("")
         self._draw_seats()
 
+    def _set_game(self, kind: str) -> None:
+        """Another game: its own colours and levels (the seats keep who plays them)."""
+        self.house = set()
+        levels = GAMES[kind].table_levels
+        for row in self.rows.values():
+            if row.level not in levels:
+                row.level = levels[len(levels) // 2]
+        self._set("kind", kind)
+
     def colours(self) -> tuple[int, ...]:
         if self.count == 2:
-            return PAIRS[self.pair]
+            pairs = {self._key(pair): pair for pair in self.rules.colour_sets(2)}
+            return pairs.get(self.pair, next(iter(pairs.values())))
         if self.count == 3:
             return tuple(c for c in range(4) if c != self.left_out)
         return (0, 1, 2, 3)
+
+    def _key(self, colours: tuple[int, ...]) -> str:
+        return "-".join(self.rules.colours[c] for c in colours)
+
+    def _title(self, colour: int) -> str:
+        return self.rules.colours[colour].title()
 
     def _draw_seats(self) -> None:
         """The part of the form that depends on the choices so far, drawn again on each.
@@ -74,17 +104,38 @@ class SetupForm:
         self.seats_box.clear()
         with self.seats_box:
             self._seats_view()
+        self.house_box.clear()
+        with self.house_box:
+            self._house_view()
+
+    def _house_view(self) -> None:
+        """A switch per house rule of the game, off unless the host turns it on."""
+        words = look_for(self.kind).house_words
+        if not self.rules.house_rules:
+            return
+        ui.label("House rules").classes("text-base font-medium")
+        for name in self.rules.house_rules:
+            ui.switch(words[name], value=name in self.house,
+                      on_change=lambda e, n=name: self._set_house(n, e.value)).props(
+                f'data-testid=house-{name}')
+
+    def _set_house(self, name: str, on: bool) -> None:
+        (self.house.add if on else self.house.discard)(name)
 
     def _seats_view(self) -> None:
         if self.count == 2:
+            pairs = self.rules.colour_sets(2)
+            first, second = (" and ".join(self._title(c) for c in pair) for pair in pairs)
             ui.label("Two players sit opposite each other, so that both have the same "
-                     "distance to run: Ruby with Sapphire, or Emerald with Amber.").classes(
-                "text-sm text-grey-8")
-            ui.radio({"ruby-sapphire": "Ruby and Sapphire", "emerald-amber": "Emerald and Amber"},
-                     value=self.pair, on_change=lambda e: self._set("pair", e.value)).props(
+                     f"distance to run: {first.replace(' and ', ' with ')}, or "
+                     f"{second.replace(' and ', ' with ')}.").classes("text-sm text-grey-8")
+            ui.radio({self._key(pair): " and ".join(self._title(c) for c in pair)
+                      for pair in pairs},
+                     value=self._key(self.colours()),
+                     on_change=lambda e: self._set("pair", e.value)).props(
                 'inline aria-label="Colours" data-testid=pair')
         elif self.count == 3:
-            ui.select({c: COLOURS[c].title() for c in range(4)}, value=self.left_out,
+            ui.select({c: self._title(c) for c in range(4)}, value=self.left_out,
                       label="Colour that sits out",
                       on_change=lambda e: self._set("left_out", e.value)).props(
                 'data-testid=left-out').classes("w-48")
@@ -95,14 +146,14 @@ class SetupForm:
         if self.mode in ("solo", "online"):
             if self.human not in colours:
                 self.human = colours[0]
-            ui.select({c: COLOURS[c].title() for c in colours}, value=self.human,
+            ui.select({c: self._title(c) for c in colours}, value=self.human,
                       label="Your colour", on_change=lambda e: self._set("human", e.value)
                       ).props('data-testid=your-colour').classes("w-48")
         for colour in colours:
             self._seat_row(self.rows[colour])
 
     def _seat_row(self, row: SeatRow) -> None:
-        name = COLOURS[row.colour]
+        name = self.rules.colours[row.colour]
         solo = self.mode == "solo"
         mine = self.mode in ("solo", "online") and row.colour == self.human
         is_human = mine or (not solo and row.kind == HUMAN)
@@ -128,7 +179,8 @@ class SetupForm:
                     f'dense maxlength={NAME_LENGTH} aria-label="{name.title()} name" '
                     f'data-testid=name-{name}').classes("grow")
             else:
-                ui.select({level: level.title() for level in TABLE_LEVELS}, value=row.level,
+                ui.select({level: level.title() for level in self.rules.table_levels},
+                          value=row.level,
                           on_change=lambda e, r=row: setattr(r, "level", e.value)).props(
                     f'dense aria-label="{name.title()} computer level" '
                     f'data-testid=level-{name}').classes("w-28")
@@ -156,8 +208,9 @@ class SetupForm:
     async def submit(self) -> None:
         seats = self.seats()
         try:
-            check_seats("same_device" if self.mode == "online" else self.mode, seats)
+            check_seats("same_device" if self.mode == "online" else self.mode, seats,
+                        self.kind)
         except SetupError as error:
             self.error.set_text(str(error))
             return
-        await self.on_start(self.mode, seats)
+        await self.on_start(self.mode, seats, self.kind, tuple(sorted(self.house)))

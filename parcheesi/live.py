@@ -26,7 +26,7 @@ from .dice import new_seed
 from .games import DEFAULT_GAME, GAMES, Action, Event, GameRules, State, rules_for
 from .loading import SingleFlight
 from .state import IllegalAction
-from .store import GameRow, Store, VersionConflict
+from .store import GameRow, Store, VersionConflict, house_of, house_text
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +89,10 @@ class SetupError(ValueError):
     """Seats that do not make a valid game; the message says why."""
 
 
-def check_seats(mode: str, seats: list[Seat], kind: str = DEFAULT_GAME) -> list[Seat]:
-    """Validate a seat list of game ``kind`` for ``mode`` and return it in turn order."""
+def check_seats(mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
+                house: tuple[str, ...] = ()) -> list[Seat]:
+    """Validate a seat list of game ``kind`` with house rules ``house`` for ``mode`` and
+    return it in turn order."""
     if mode not in MODES:
         raise SetupError(f"unknown mode {mode!r}")
     if kind not in GAMES:
@@ -98,6 +100,7 @@ def check_seats(mode: str, seats: list[Seat], kind: str = DEFAULT_GAME) -> list[
     rules = GAMES[kind]
     try:
         rules.check_colours(tuple(s.colour for s in seats))
+        rules.new_state(tuple(s.colour for s in seats), house)
     except ValueError as error:
         raise SetupError(str(error)) from None
     levels = rules.table_levels
@@ -149,6 +152,8 @@ class LiveGame:
         self.rules = rules_for(row.kind)
         """What the game's engine says; the only way this object learns a rule."""
         self.kind = row.kind
+        self.house = house_of(row.house)
+        """The house rules it is played by."""
         self.id = row.id
         self.owner = row.owner
         self.mode = row.mode
@@ -369,7 +374,8 @@ async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
     rules = rules_for(row.kind)
     actions = [rules.action_from_json(raw) for raw in await store.actions(row.id)]
     colours = tuple(s.colour for s in seats_of(row))
-    state, dice, stats = rules.new_state(colours), rules.dice(row.seed), Stats(rules)
+    state, dice, stats = (rules.new_state(colours, house_of(row.house)), rules.dice(row.seed),
+                          Stats(rules))
     for action in actions:
         state, events = rules.apply(state, action, dice)
         stats.record(events)
@@ -394,24 +400,25 @@ class Hub:
         self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
 
     async def create_local(self, owner: str, mode: str, seats: list[Seat],
-                           kind: str = DEFAULT_GAME) -> LiveGame:
-        """A new local game of ``kind`` for this browser; its previous local game is
-        abandoned (in the same transaction)."""
-        ordered = check_seats(mode, seats, kind)
+                           kind: str = DEFAULT_GAME, house: tuple[str, ...] = ()) -> LiveGame:
+        """A new local game of ``kind`` with house rules ``house`` for this browser; its
+        previous local game is abandoned (in the same transaction)."""
+        ordered = check_seats(mode, seats, kind, house)
         previous = await self.store.current_local_game(owner, finished_too=True)
-        row, state = self.new_row(owner, mode, ordered, kind)
+        row, state = self.new_row(owner, mode, ordered, kind, house)
         await self.store.create_game(row, replacing=previous.id if previous else None)
         if previous is not None:
             self._forget(previous.id)
         return self.add(row, state)
 
-    def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME
-                ) -> tuple[GameRow, State]:
+    def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
+                house: tuple[str, ...] = ()) -> tuple[GameRow, State]:
         """The row and first state of a new game of ``kind`` (not stored yet)."""
         rules = rules_for(kind)
         ordered = sorted(seats, key=lambda s: s.colour)
-        state = rules.new_state(tuple(s.colour for s in ordered))
+        state = rules.new_state(tuple(s.colour for s in ordered), house)
         row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode, kind=kind,
+                      house=house_text(house),
                       seats=json.dumps([asdict(s) for s in ordered]), seed=new_seed(),
                       state=json.dumps(rules.state_to_json(state)))
         return row, state

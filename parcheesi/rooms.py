@@ -43,7 +43,7 @@ from .live import (
     check_seats,
 )
 from .loading import SingleFlight
-from .store import RoomRow, Store
+from .store import RoomRow, Store, house_of, house_text
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +117,8 @@ class Room:
     status: RoomStatus = RoomStatus.LOBBY
     kind: str = DEFAULT_GAME
     """The game its tables play."""
+    house: tuple[str, ...] = ()
+    """The house rules its tables play by."""
     game_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -170,7 +172,7 @@ class Room:
 
     def to_row(self) -> RoomRow:
         return RoomRow(code=self.code, host=self.host, status=self.status, kind=self.kind,
-                       game_id=self.game_id,
+                       house=house_text(self.house), game_id=self.game_id,
                        seats=json.dumps([asdict(s) for s in self.seats.values()]),
                        created_at=self.created_at, last_action_at=self.last_action_at)
 
@@ -178,7 +180,8 @@ class Room:
     def from_row(cls, row: RoomRow) -> Room:
         seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
         return cls(code=row.code, host=row.host, seats=seats, status=RoomStatus(row.status),
-                   kind=row.kind, game_id=row.game_id, created_at=_aware(row.created_at),
+                   kind=row.kind, house=house_of(row.house), game_id=row.game_id,
+                   created_at=_aware(row.created_at),
                    last_action_at=_aware(row.last_action_at))
 
 
@@ -410,14 +413,15 @@ class Rooms:
 
     # --- lobby ---------------------------------------------------------------------------------
 
-    async def create(self, seats: list[Seat], kind: str = DEFAULT_GAME) -> tuple[Room, str]:
-        """A new room playing ``kind``; the first seat is the host's. Returns the room and the
-        host's token."""
+    async def create(self, seats: list[Seat], kind: str = DEFAULT_GAME,
+                     house: tuple[str, ...] = ()) -> tuple[Room, str]:
+        """A new room playing ``kind`` by the house rules ``house``; the first seat is the
+        host's. Returns the room and the host's token."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
         host = seats[0].colour
         try:
-            check_seats("same_device", seats, kind)
+            check_seats("same_device", seats, kind, house)
         except SetupError as error:
             raise RoomError(str(error)) from None
         token = secrets.token_urlsafe(32)
@@ -431,7 +435,8 @@ class Rooms:
                 break
         else:  # pragma: no cover - 32^8 codes
             raise RoomError("Could not find a free room code; please try again.")
-        room = Room(code=code, host=host, seats=room_seats, kind=kind, touched=self.clock())
+        room = Room(code=code, host=host, seats=room_seats, kind=kind,
+                    house=tuple(sorted(house)), touched=self.clock())
         room.absent_since[host] = self.clock()
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
@@ -496,7 +501,8 @@ class Rooms:
             if not room.can_start() and status == RoomStatus.LOBBY:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             row, state = self.hub.new_row(f"room:{room.code}", "online",
-                                          [s.seat() for s in room.seats.values()], room.kind)
+                                          [s.seat() for s in room.seats.values()], room.kind,
+                                          room.house)
             before = (room.game_id, room.status, room.last_action_at)
             room.game_id, room.status = row.id, RoomStatus.PLAYING
             room.last_action_at = datetime.now(UTC)

@@ -54,7 +54,9 @@ class GameRow(SQLModel, table=True):
     owner: str = Field(index=True, max_length=64)
     """The browser that created a local game."""
     kind: str = Field(default=PARCHEESI, max_length=16)
-    """The rules the game is played by (``live.GAME_KINDS``)."""
+    """The rules the game is played by (``games.GAMES``)."""
+    house: str = Field(default="", max_length=120)
+    """The house rules switched on, sorted names joined by commas (``house_text``)."""
     mode: str = Field(max_length=16)
     """``same_device`` or ``solo``."""
     seats: str
@@ -97,6 +99,8 @@ class RoomRow(SQLModel, table=True):
     status: str = Field(max_length=16)
     kind: str = Field(default=PARCHEESI, max_length=16)
     """The game the room's tables play (``games.kind``)."""
+    house: str = Field(default="", max_length=120)
+    """The house rules of the room's tables (``house_text``)."""
     game_id: str | None = Field(default=None, max_length=32)
     seats: str
     """JSON list of seats with their token hashes (never the tokens) and readiness."""
@@ -105,6 +109,16 @@ class RoomRow(SQLModel, table=True):
 
 
 LOCAL_MODES = ("same_device", "solo")
+
+
+def house_text(house: tuple[str, ...]) -> str:
+    """How a set of house rules is stored."""
+    return ",".join(sorted(house))
+
+
+def house_of(text: str) -> tuple[str, ...]:
+    """The house rules a stored text names."""
+    return tuple(name for name in text.split(",") if name)
 
 
 _GAMES = GameRow.__table__  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -133,6 +133,7 @@ async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resu
         connection.execute(text("DROP TABLE rooms"))
         connection.execute(text("DROP TABLE health"))
         connection.execute(text("ALTER TABLE games DROP COLUMN kind"))
+        connection.execute(text("ALTER TABLE games DROP COLUMN house"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
     engine.dispose()
     assert current_revision(database_url) == "0001"
@@ -157,6 +158,8 @@ async def test_games_from_before_game_kinds_are_parcheesi_and_unknown_kinds_stay
     with engine.begin() as connection:  # the schema as a server before game kinds left it
         connection.execute(text("ALTER TABLE games DROP COLUMN kind"))
         connection.execute(text("ALTER TABLE rooms DROP COLUMN kind"))
+        for table in ("games", "rooms"):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN house"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0003'"))
     await asyncio.to_thread(upgrade, database_url)
     with engine.begin() as connection:
@@ -181,12 +184,36 @@ async def test_rooms_from_before_room_kinds_play_parcheesi(database_url):
     engine = create_engine(sync_url(database_url))
     with engine.begin() as connection:  # the schema as a server before room kinds left it
         connection.execute(text("ALTER TABLE rooms DROP COLUMN kind"))
+        for table in ("games", "rooms"):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN house"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0004'"))
     await asyncio.to_thread(upgrade, database_url)
     engine.dispose()
     reopened = Store(database_url)
     again = await Rooms(reopened, Hub(reopened)).get(room.code)
-    assert again is not None and again.kind == "parcheesi"
+    assert again is not None and again.kind == "parcheesi" and again.house == ()
+    await reopened.close()
+
+
+async def test_games_and_rooms_from_before_house_rules_have_none(database_url):
+    store = Store(database_url)
+    hub = Hub(store)
+    game = await hub.create_local("browser-h", "solo", SEATS)
+    room, _ = await Rooms(store, hub).create(SEATS)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before house rules left it
+        for table in ("games", "rooms"):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN house"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0005'"))
+    await asyncio.to_thread(upgrade, database_url)
+    engine.dispose()
+    reopened = Store(database_url)
+    hub = Hub(reopened)
+    resumed = await hub.get(game.id)
+    again = await Rooms(reopened, hub).get(room.code)
+    assert resumed is not None and resumed.house == () and resumed.state == game.state
+    assert again is not None and again.house == ()
     await reopened.close()
 
 
