@@ -1,4 +1,4 @@
-// Two dice drawn as dice: SVG faces with pips. The values come from components/dice_view.py; a
+// The dice of a roll drawn as dice: SVG faces with pips. The values come from components/dice_view.py; a
 // new roll only moves pips, it builds no new drawing.
 const PIPS = {
   1: [[50, 50]],

@@ -1,4 +1,5 @@
-"""Two dice drawn as dice (SVG pips, ``dice.js``), with an aria-label that states their values."""
+"""The dice of a roll drawn as dice (SVG pips, ``dice.js``): two for Parcheesi, one for Ludo,
+with an aria-label that states their values."""
 
 from __future__ import annotations
 
@@ -18,16 +19,17 @@ class Dice(ui.element, component="dice.js"):
         self._props["rolls"] = 0
         self.props('data-testid=dice role=img aria-label="Dice: not rolled yet"')
 
-    def show(self, dice: tuple[int, int] | None, used: tuple[bool, bool] = (False, False),
+    def show(self, dice: tuple[int, ...] | None, used: tuple[bool, ...] = (),
              owner: str | None = None, tumble: bool = False) -> None:
         """Show ``dice`` (None: not rolled yet), rolled by ``owner``; a die whose value is
-        used up is faded; ``tumble``: they were just rolled (a short tumble)."""
+        used up (``used``, by position) is faded; ``tumble``: they were just rolled."""
         if tumble:
             self._rolls += 1
         if dice is None:
             set_props(self, {"faces": [], "aria-label": "Dice: not rolled yet"})
         else:
             whose = f" of {owner}" if owner else ""
-            set_props(self, {"faces": [[dice[0], used[0]], [dice[1], used[1]]],
+            faded = [*used, *[False] * len(dice)]
+            set_props(self, {"faces": [[v, faded[k]] for k, v in enumerate(dice)],
                              "rolls": self._rolls,
-                             "aria-label": f"Dice{whose}: {dice[0]} and {dice[1]}"})
+                             "aria-label": f"Dice{whose}: {' and '.join(map(str, dice))}"})

@@ -18,6 +18,7 @@ from parcheesi.games import rules_for
 from parcheesi.live import HUMAN, NAME_LENGTH
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
 
+from .looks import look_for
 from .palette import PAINT
 
 TOKEN_PREFIX = "parcheesi-seat-"
@@ -74,6 +75,12 @@ def waiting_words(room: Room) -> str:
     return f"Waiting for {', '.join(waiting)}." if waiting else ""
 
 
+def game_words(room: Room) -> str:
+    """The game the room plays and its house rules, e.g. "Ludo · Star squares, Six again"."""
+    house = look_for(room.kind).house_line(room.house)
+    return f"{rules_for(room.kind).title}" + (f" · house rules: {house}" if house else "")
+
+
 class LobbyView:
     """Seats filling up and readiness changing, live for everyone in the room."""
 
@@ -88,6 +95,8 @@ class LobbyView:
         self.on_claimed = on_claimed
         self.client = ui.context.client
         with ui.column().classes("w-full gap-3") as self.root:
+            ui.label(game_words(room)).classes("text-base font-medium").props(
+                'data-testid=room-game')
             with ui.row().classes("items-center gap-3"):
                 ui.label("Room code").classes("text-lg")
                 ui.label(" ".join([room.code[:4], room.code[4:]])).classes(

@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parcheesi import layout as parcheesi_layout
+from parcheesi.ludo import layout as ludo_layout
+from parcheesi.ludo.board import HOME as LUDO_HOME
 from parcheesi.board import HOME
 from parcheesi.choices import Choice
 from parcheesi.game import CAPTURE_REWARD, HOME_REWARD, Captured, ReachedHome
 from parcheesi.games import Event
 from parcheesi.state import Phase
 
-from . import texts
+from . import ludo_texts, texts
 from .board_view import BoardLayout
 
 Namer = Callable[[int], str]
@@ -46,8 +48,12 @@ class Look:
     bonuses: Callable[[Sequence[Event]], tuple[Burst, ...]]
     roll_note: Callable[[Any, Namer], str | None]
     """The status line's word to the player about to roll (or answer), when it has one."""
-    house_words: Mapping[str, str] = field(default_factory=dict)
-    """Each house rule's switch label and description, by name (``GameRules.house_rules``)."""
+    house_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Each house rule's short name and what it does, by name (``GameRules.house_rules``)."""
+
+    def house_line(self, house: Sequence[str]) -> str:
+        """The house rules in play, by their short names ("Star squares, Six again")."""
+        return ", ".join(self.house_words[name][0] for name in house)
 
 
 def parcheesi_bonuses(events: Sequence[Event]) -> tuple[Burst, ...]:
@@ -72,7 +78,13 @@ PARCHEESI_LOOK = Look(
     piece_label=texts.piece_label, option_label=texts.option_label, describe=texts.describe,
     bonuses=parcheesi_bonuses, roll_note=parcheesi_roll_note)
 
-LOOKS: dict[str, Look] = {"parcheesi": PARCHEESI_LOOK}
+LUDO_LOOK = Look(
+    layout=ludo_layout, board_label="Ludo board", home=LUDO_HOME, chips=False,
+    piece_label=ludo_texts.piece_label, option_label=ludo_texts.option_label,
+    describe=ludo_texts.describe, bonuses=ludo_texts.bonuses, roll_note=ludo_texts.roll_note,
+    house_words=ludo_texts.HOUSE_WORDS)
+
+LOOKS: dict[str, Look] = {"parcheesi": PARCHEESI_LOOK, "ludo": LUDO_LOOK}
 """Every game's look, by game kind (``GameRules.kind``)."""
 
 

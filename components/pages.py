@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from nicegui import app, background_tasks, ui
 from nicegui.client import ClientConnectionTimeout
 
+from parcheesi.games import GAMES
 from parcheesi.live import LocalSeating, Seat
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
@@ -28,6 +29,8 @@ from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
 
+RULES_URLS = {"parcheesi": "/rules", "ludo": "/rules/ludo"}
+"""Each game's rules page."""
 CONNECT_WAIT = 30.0
 """Seconds a page waits for its browser's socket; a page that never connects is dropped."""
 RECONNECT_WAIT = 60.0
@@ -59,7 +62,11 @@ def register(server: Server) -> None:
 
     @ui.page("/rules")
     def rules() -> None:
-        rules_page(server)
+        rules_page(server, "parcheesi")
+
+    @ui.page("/rules/ludo")
+    def ludo_rules() -> None:
+        rules_page(server, "ludo")
 
     @app.get("/health")
     async def health_check() -> JSONResponse:
@@ -402,10 +409,16 @@ async def health(server: Server) -> JSONResponse:
     return JSONResponse(body, status_code=200 if problem is None else 503)
 
 
-def rules_page(server: Server) -> None:
-    frame(server, "Rules · Parcheesi")
+def rules_page(server: Server, kind: str) -> None:
+    title = GAMES[kind].title
+    frame(server, f"Rules · {title}")
     with ui.column().classes("w-full max-w-2xl mx-auto p-4"):
-        rules_content()
+        with ui.row().classes("gap-4"):
+            for other, rules in GAMES.items():
+                if other != kind:
+                    ui.link(f"{rules.title} rules", RULES_URLS[other]).classes(
+                        "touch-target").props(f'data-testid=rules-{other}')
+        rules_content(kind)
         ui.link("Back", "/").classes("touch-target").props('data-testid=back')
 
 

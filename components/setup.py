@@ -115,7 +115,7 @@ class SetupForm:
             return
         ui.label("House rules").classes("text-base font-medium")
         for name in self.rules.house_rules:
-            ui.switch(words[name], value=name in self.house,
+            ui.switch(": ".join(words[name]), value=name in self.house,
                       on_change=lambda e, n=name: self._set_house(n, e.value)).props(
                 f'data-testid=house-{name}')
 

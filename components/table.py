@@ -76,12 +76,16 @@ class TableView:
                     self.turn = ui.label("").classes("text-lg font-medium").props(
                         'data-testid=turn aria-live=polite')
                 self._badges()
+                if game.house:
+                    ui.label("House rules: " + look_for(game.kind).house_line(game.house)
+                             ).classes("text-sm house-rules").props('data-testid=house-rules')
                 with Region().classes("w-full items-center board-stage"):
                     look = look_for(game.kind)
                     self.board = Board(on_piece_click=self._board_click,
                                        on_target_click=self._target_click,
                                        layout=look.layout, colours=game.rules.colours,
-                                       label=look.board_label, piece_words=look.piece_label)
+                                       label=look.board_label, piece_words=look.piece_label,
+                                       house=game.house)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
             with Region().classes("controls-column gap-2"):

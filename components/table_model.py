@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
-from parcheesi.dice import Dice
 from parcheesi.game import (
     Action,
     Captured,
@@ -138,7 +137,7 @@ class Screen:
     turn: str
     badges: tuple[Badge, ...]
     board: Board
-    dice: Dice | None
+    dice: tuple[int, ...] | None
     dice_owner: str | None
     """Whose roll the dice show."""
     your_turn: bool
@@ -194,7 +193,7 @@ class TableModel:
         self.hinted: State | None = None
         """Where the hint's moves would leave the roll, while the hint is shown."""
         self.status = ""
-        self.last_roll: Dice | None = None
+        self.last_roll: tuple[int, ...] | None = None
         """The newest roll seen, still shown after a roll that passed the turn at once."""
         self.last_roller: int | None = None
         """Who rolled ``last_roll``."""
