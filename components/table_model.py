@@ -19,7 +19,6 @@ from parcheesi.dice import Dice
 from parcheesi.game import (
     CAPTURE_REWARD,
     HOME_REWARD,
-    Action,
     Captured,
     Entered,
     Event,
@@ -32,7 +31,7 @@ from parcheesi.game import (
     TurnPassed,
     Won,
 )
-from parcheesi.games import GameRules
+from parcheesi.games import Action, GameRules
 from parcheesi.layout import Motion
 from parcheesi.live import Stats
 from parcheesi.state import Phase, State
@@ -297,8 +296,9 @@ class TableModel:
         """Keep the newest roll and its roller; a turn that passed after moves clears it (a
         roll that passed the turn at once stays, to show why)."""
         for event in events:
-            if isinstance(event, Rolled) and event.portions:
-                self.last_roll, self.last_roller = event.dice, event.colour
+            if isinstance(event, Rolled) and event.portions and len(event.dice) == 2:
+                # two dice: this dice view is Parcheesi's (Ludo's one die shows elsewhere)
+                self.last_roll, self.last_roller = (event.dice[0], event.dice[1]), event.colour
             elif isinstance(event, TurnPassed) and not any(isinstance(e, NoMove)
                                                          for e in events):
                 self.last_roll = self.last_roller = None

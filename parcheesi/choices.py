@@ -61,6 +61,9 @@ class Choice:
     bonus: int = 0
     """Squares of bonus the choice earns: 20 per capture, 10 for reaching HOME."""
     wins: bool = False
+    again: bool = False
+    """Whether the player rolls again after it (Ludo's extra roll; Parcheesi's doubles are
+    known before the choice, so it leaves this False)."""
 
     @property
     def portions(self) -> tuple[int, ...]:

@@ -30,6 +30,7 @@ class ParcheesiRules:
     colours: tuple[str, ...] = COLOURS
     levels: tuple[str, ...] = ai.LEVELS
     table_levels: tuple[str, ...] = ai.TABLE_LEVELS
+    house_rules: tuple[str, ...] = ()
 
     def check_colours(self, colours: tuple[int, ...]) -> tuple[int, ...]:
         return validate_colours(colours)
@@ -41,7 +42,9 @@ class ParcheesiRules:
             return [tuple(c for c in range(4) if c != missing) for missing in range(4)]
         return [(0, 1, 2, 3)] if count == 4 else []
 
-    def new_state(self, colours: tuple[int, ...]) -> State:
+    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = ()) -> State:
+        if house:
+            raise ValueError(f"Parcheesi has no house rules (not {', '.join(house)})")
         return new_state(colours)
 
     def dice(self, seed: int) -> DiceSource:

@@ -60,14 +60,19 @@ class GameRules(Protocol):
     def table_levels(self) -> tuple[str, ...]:
         """The computer players a host may seat at a table."""
 
+    @property
+    def house_rules(self) -> tuple[str, ...]:
+        """The optional house rules a host may switch on for a game (none for Parcheesi)."""
+
     def check_colours(self, colours: tuple[int, ...]) -> tuple[int, ...]:
         """The colours of a table in turn order; ValueError (saying why) if they cannot play."""
 
     def colour_sets(self, count: int) -> list[tuple[int, ...]]:
         """Every set of ``count`` colours a table may use (the simulator rotates over them)."""
 
-    def new_state(self, colours: tuple[int, ...]) -> Any:
-        """The position before the first roll."""
+    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = ()) -> Any:
+        """The position before the first roll, with the house rules ``house`` switched on;
+        ValueError (saying why) for a house rule the game does not have."""
 
     def dice(self, seed: int) -> Callable[[int], Any]:
         """The game's dice for ``seed``: roll number -> what was rolled, the same every time."""
