@@ -16,7 +16,6 @@ from typing import cast
 
 from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
 from parcheesi.game import (
-    Action,
     Captured,
     Entered,
     Event,
@@ -30,7 +29,7 @@ from parcheesi.game import (
     TurnPassed,
     Won,
 )
-from parcheesi.games import GameRules
+from parcheesi.games import Action, GameRules
 from parcheesi.layout import Motion
 from parcheesi.live import Stats
 from parcheesi.state import Phase, State

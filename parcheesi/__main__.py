@@ -4,8 +4,8 @@
   and print every distinct position reachable by the end of that roll.
 - ``choose --player LEVEL [--lines]``: the position a computer player's choices reach by the
   end of the roll, with the hint's reason; ``--lines`` answers one request per line.
-- ``simulate --players a,b[,c[,d]] --games N --seed S [--game KIND] [--json]``:
-  computer-only games.
+- ``simulate --players a,b[,c[,d]] --games N --seed S [--game KIND] [--house a,b]
+  [--json]``: computer-only games (``--house``: the game's house rules to switch on).
 - ``migrate``: bring the database up to this version's schema (the server also does it on
   start).
 - ``backup OUTPUT`` / ``restore BACKUP``: a consistent copy of the database while the server
@@ -104,17 +104,19 @@ def cmd_choose(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     players = [name.strip() for name in args.players.split(",")]
+    house = tuple(name.strip() for name in args.house.split(",") if name.strip())
     try:
         result = simulate(players, args.games, args.seed, workers=args.workers,
-                          kind=args.game)
+                          kind=args.game, house=house)
     except ValueError as error:
         return _fail(str(error))
     if args.json:
         print(json.dumps(result))
         return 0
+    draws = f", {result['draws']} drawn" if result["draws"] else ""
     print(f"{result['games']} games, seed {result['seed']}, "
           f"{result['mean_rolls']:.1f} rolls per game, "
-          f"{result['games_per_second']:.1f} games/s")
+          f"{result['games_per_second']:.1f} games/s{draws}")
     wins: dict[str, int] = result["wins"]  # type: ignore[assignment]
     rates: dict[str, dict[str, float]] = result["win_rate"]  # type: ignore[assignment]
     decision: dict[str, dict[str, float]] = result["decision_ms"]  # type: ignore[assignment]
@@ -189,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--workers", type=int, default=1,
                      help="processes to play in (results do not depend on it)")
     sim.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME)
+    sim.add_argument("--house", default="",
+                     help="comma-separated house rules to switch on (Ludo: "
+                          f"{', '.join(GAMES['ludo'].house_rules)})")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
     for name, run, text in (("migrate", cmd_migrate, "upgrade the database schema"),

@@ -10,6 +10,7 @@ the engine needs :func:`parcheesi.game.apply` to preview a move.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .board import HOME, SAFE_BY_PROGRESS, START, is_track
 from .game import (
@@ -29,6 +30,9 @@ from .game import (
 )
 from .state import Phase, State
 
+if TYPE_CHECKING:  # Ludo's choices are of the same shape (parcheesi/ludo/choices.py)
+    from .ludo.rules import Action as LudoAction
+
 
 @dataclass(frozen=True, slots=True)
 class Capture:
@@ -45,7 +49,8 @@ class Choice:
 
     A roll has no piece: ``start``, ``end`` and ``path`` are then ``None`` and empty."""
 
-    action: Action
+    action: Action | LudoAction
+    """The action itself: Parcheesi's (roll, move, reward) or Ludo's (roll, move, play on)."""
     piece: int | None = None
     start: int | None = None
     """The piece's progress before the choice."""
@@ -61,6 +66,9 @@ class Choice:
     bonus: int = 0
     """Squares of bonus the choice earns: 20 per capture, 10 for reaching HOME."""
     wins: bool = False
+    again: bool = False
+    """Whether the player rolls again after it (Ludo's extra roll; Parcheesi's doubles are
+    known before the choice, so it leaves this False)."""
 
     @property
     def portions(self) -> tuple[int, ...]:

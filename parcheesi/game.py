@@ -58,7 +58,8 @@ HOME_REWARD = 10
 @dataclass(frozen=True, slots=True)
 class OpeningRolled:
     colour: int
-    dice: Dice
+    dice: tuple[int, ...]
+    """The dice rolled: two for Parcheesi, one for Ludo (which shares these events)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +75,9 @@ class Starts:
 @dataclass(frozen=True, slots=True)
 class Rolled:
     colour: int
-    dice: Dice
+    dice: tuple[int, ...]
     portions: tuple[int, ...]
+    """What the roll offers to move: the dice portions (empty when nothing can use it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +127,7 @@ class RewardsForfeited:
 @dataclass(frozen=True, slots=True)
 class NoMove:
     colour: int
-    dice: Dice
+    dice: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +243,7 @@ def _waiting_for(state: State) -> str:
             Phase.ROLL: f"{state.colour_name()} must roll",
             Phase.MOVE: f"{state.colour_name()} must move",
             Phase.REWARD: f"{state.colour_name()} must take a reward",
+            Phase.PLAY_ON: "the players are asked whether to play on",
             Phase.OVER: "the game is over"}[state.phase]
 
 

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from .engine import PARCHEESI_RULES
 from .layout import Motion
+from .ludo.engine import LUDO_RULES
 
 State = Any
 """A position of some game: that game's engine's own immutable value."""
@@ -139,7 +140,8 @@ class UnknownGame(ValueError):
     """A game kind this server does not play."""
 
 
-GAMES: dict[str, GameRules] = {PARCHEESI_RULES.kind: PARCHEESI_RULES}
+GAMES: dict[str, GameRules] = {PARCHEESI_RULES.kind: PARCHEESI_RULES,
+                               LUDO_RULES.kind: LUDO_RULES}
 """Every game this server plays, by kind."""
 DEFAULT_GAME = PARCHEESI_RULES.kind
 """The game of a request, a table or a stored game that does not name one."""

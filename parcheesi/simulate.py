@@ -24,7 +24,8 @@ MAX_ROLLS = 20_000
 
 @dataclass
 class GameResult:
-    winner: str
+    winner: str | None
+    """The winning player's name; None for a draw (Ludo's roll limit)."""
     rolls: int
     decision_ms: dict[str, list[float]] = field(default_factory=dict)
 
@@ -45,11 +46,12 @@ def game_seed(seed: int, game_index: int) -> int:
 
 
 def play_game(players: list[str], seed: int, game_index: int,
-              kind: str = DEFAULT_GAME) -> GameResult:
-    """One game; every decision but a plain roll is timed for its player."""
+              kind: str = DEFAULT_GAME, house: tuple[str, ...] = ()) -> GameResult:
+    """One game (with the house rules ``house``); every decision but a plain roll is timed
+    for its player."""
     rules = rules_for(kind)
     seats = seating(rules, players, game_index)
-    state = rules.new_state(tuple(seats))
+    state = rules.new_state(tuple(seats), house)
     dice = rules.dice(game_seed(seed, game_index))
     times: dict[str, list[float]] = {name: [] for name in players}
     while not rules.over(state):
@@ -64,23 +66,24 @@ def play_game(players: list[str], seed: int, game_index: int,
         for action in decision.actions:
             state, _ = rules.apply(state, action, dice)
     winner = rules.winner(state)
-    assert winner is not None
-    return GameResult(seats[winner], rules.rolls(state), times)
+    return GameResult(None if winner is None else seats[winner], rules.rolls(state), times)
 
 
-def _play_chunk(args: tuple[list[str], int, list[int], str]) -> list[GameResult]:
-    players, seed, indices, kind = args
-    return [play_game(players, seed, g, kind) for g in indices]
+def _play_chunk(args: tuple[list[str], int, list[int], str, tuple[str, ...]]
+                ) -> list[GameResult]:
+    players, seed, indices, kind, house = args
+    return [play_game(players, seed, g, kind, house) for g in indices]
 
 
 def simulate(players: list[str], games: int, seed: int, workers: int = 1,
-             kind: str = DEFAULT_GAME) -> dict[str, object]:
-    """Play ``games`` games of ``kind`` and summarise wins, length, speed and decision
-    times."""
+             kind: str = DEFAULT_GAME, house: tuple[str, ...] = ()) -> dict[str, object]:
+    """Play ``games`` games of ``kind`` (with the house rules ``house``) and summarise
+    wins, draws, length, speed and decision times."""
     rules = rules_for(kind)
     _check(rules, players, games)
+    rules.new_state(rules.colour_sets(len(players))[0], house)  # ValueError: unknown rule
     started = time.perf_counter()
-    results = _play_all(players, games, seed, workers, kind)
+    results = _play_all(players, games, seed, workers, kind, house)
     elapsed = time.perf_counter() - started
     names = list(dict.fromkeys(players))
     wins = {name: sum(1 for r in results if r.winner == name) for name in names}
@@ -93,7 +96,9 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1,
         "players": players,
         "games": games,
         "seed": seed,
+        "house": list(house),
         "wins": wins,
+        "draws": sum(1 for r in results if r.winner is None),
         "win_rate": {name: _wilson(wins[name], games) for name in names},
         "mean_rolls": statistics.fmean(r.rolls for r in results),
         "games_per_second": games / elapsed if elapsed > 0 else float("inf"),
@@ -111,12 +116,13 @@ def _check(rules: GameRules, players: list[str], games: int) -> None:
         raise ValueError("--games must be at least 1")
 
 
-def _play_all(players: list[str], games: int, seed: int, workers: int, kind: str
-              ) -> list[GameResult]:
+def _play_all(players: list[str], games: int, seed: int, workers: int, kind: str,
+              house: tuple[str, ...]) -> list[GameResult]:
     """Every game's result, in ``workers`` processes (the results do not depend on them)."""
     if workers <= 1:
-        return _play_chunk((players, seed, list(range(games)), kind))
-    chunks = [(players, seed, list(range(w, games, workers)), kind) for w in range(workers)]
+        return _play_chunk((players, seed, list(range(games)), kind, house))
+    chunks = [(players, seed, list(range(w, games, workers)), kind, house)
+              for w in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         return [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
 

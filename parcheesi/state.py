@@ -28,6 +28,9 @@ class Phase(StrEnum):
     """Dice portions of the current roll remain to be used."""
     REWARD = "reward"
     """Pending 20/10 rewards, at least one usable."""
+    PLAY_ON = "play_on"
+    """The players still racing are asked, one at a time, whether to play on for the next
+    places after the first player finished (RULES-LUDO.md 3.3)."""
     OVER = "over"
 
 

@@ -15,6 +15,7 @@ from parcheesi.__main__ import choose_json, outcomes_json
 from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Captured, Game
 from parcheesi.games import GAMES, UnknownGame, rules_for
+from parcheesi.ludo.engine import LUDO_RULES
 from parcheesi.notation import NotationError
 from parcheesi.simulate import seating
 
@@ -23,9 +24,10 @@ EXAMPLE = {"turn": "ruby",
            "dice": [5, 3]}
 
 
-def test_the_server_plays_parcheesi_and_refuses_other_kinds():
-    assert GAMES == {"parcheesi": PARCHEESI_RULES}
+def test_the_server_plays_parcheesi_and_ludo_and_refuses_other_kinds():
+    assert GAMES == {"parcheesi": PARCHEESI_RULES, "ludo": LUDO_RULES}
     assert rules_for("parcheesi") is PARCHEESI_RULES
+    assert rules_for("ludo") is LUDO_RULES
     with pytest.raises(UnknownGame, match="unknown game 'chess'"):
         rules_for("chess")
 

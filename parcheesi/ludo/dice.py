@@ -1,0 +1,65 @@
+"""Ludo's dice: one die per roll, reproducible from the game's seed.
+
+Like Parcheesi's (:mod:`parcheesi.dice`), a source maps the game's roll index
+(``LudoState.rolls``) to what was rolled, so a stored game's dice follow from its seed
+alone and a replay needs no hidden generator state.
+
+The dice of a Ludo game come in blocks of :data:`BLOCK` rolls: block ``b`` is the keyed
+BLAKE2b digest (key: the seed, 16 bytes big-endian signed) of ``b`` (8 bytes big-endian)
+and a counter (4 bytes, from 0), 64 bytes per counter; every byte below 252 gives the die
+``byte % 6 + 1`` (rejection sampling keeps the die fair), in order, until the block has its
+rolls. One digest serves some sixty rolls, because a simulated game asks for hundreds of
+rolls and a digest per roll was a sixth of its time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+
+LudoDice = Callable[[int], int]
+"""Roll index -> die value 1..6."""
+
+BLOCK = 32
+"""Rolls per block of dice (one digest almost always suffices: 64 bytes, about 63 usable)."""
+
+
+def dice_block(key: bytes, block: int) -> tuple[int, ...]:
+    """The dice of rolls ``block * BLOCK`` .. ``block * BLOCK + BLOCK - 1``."""
+    values: list[int] = []
+    counter = 0
+    while len(values) < BLOCK:
+        digest = hashlib.blake2b(block.to_bytes(8, "big") + counter.to_bytes(4, "big"),
+                                 key=key, digest_size=64).digest()
+        values.extend(byte % 6 + 1 for byte in digest if byte < 252)
+        counter += 1
+    return tuple(values[:BLOCK])
+
+
+def ludo_dice(seed: int) -> LudoDice:
+    """The die of every roll of the game with ``seed`` (any roll, in any order)."""
+    key = seed.to_bytes(16, "big", signed=True)
+    last: list[tuple[int, tuple[int, ...]]] = [(-1, ())]  # the block read last
+
+    def roll(index: int) -> int:
+        block, offset = divmod(index, BLOCK)
+        known, values = last[0]
+        if known != block:
+            values = dice_block(key, block)
+            last[0] = (block, values)
+        return values[offset]
+
+    return roll
+
+
+def fixed_dice(values: Iterable[int], first_index: int = 0) -> LudoDice:
+    """Predetermined dice for tests: roll ``first_index + k`` is ``values[k]``."""
+    table = list(values)
+
+    def roll(index: int) -> int:
+        k = index - first_index
+        if not 0 <= k < len(table):
+            raise IndexError(f"no fixed die for roll {index}")
+        return table[k]
+
+    return roll
