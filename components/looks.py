@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parcheesi import layout as parcheesi_layout
-from parcheesi.ludo import layout as ludo_layout
-from parcheesi.ludo.board import HOME as LUDO_HOME
 from parcheesi.board import HOME
 from parcheesi.choices import Choice
 from parcheesi.game import CAPTURE_REWARD, HOME_REWARD, Captured, ReachedHome
 from parcheesi.games import Event
+from parcheesi.ludo import layout as ludo_layout
+from parcheesi.ludo.board import HOME as LUDO_HOME
 from parcheesi.state import Phase
 
 from . import ludo_texts, texts

@@ -38,8 +38,9 @@ class SetupForm:
         self.kind = DEFAULT_GAME
         self.mode = "solo"
         self.count = 4
-        self.pair = ""
-        """Which of the game's two-player colour sets ("ruby-sapphire"; "" for the first)."""
+        self.pair: tuple[int, ...] = ()
+        """The colours of a two-player table (``()``: the game's first pair); kept by colour
+        number when the game changes, so Emerald and Amber become Green and Blue."""
         self.left_out = 3
         self.human = 0
         self.house: set[str] = set()
@@ -85,14 +86,17 @@ class SetupForm:
 
     def colours(self) -> tuple[int, ...]:
         if self.count == 2:
-            pairs = {self._key(pair): pair for pair in self.rules.colour_sets(2)}
-            return pairs.get(self.pair, next(iter(pairs.values())))
+            pairs = self.rules.colour_sets(2)
+            return self.pair if self.pair in pairs else pairs[0]
         if self.count == 3:
             return tuple(c for c in range(4) if c != self.left_out)
         return (0, 1, 2, 3)
 
     def _key(self, colours: tuple[int, ...]) -> str:
         return "-".join(self.rules.colours[c] for c in colours)
+
+    def _pair_of(self, key: str) -> tuple[int, ...]:
+        return next(pair for pair in self.rules.colour_sets(2) if self._key(pair) == key)
 
     def _title(self, colour: int) -> str:
         return self.rules.colours[colour].title()
@@ -132,7 +136,7 @@ class SetupForm:
             ui.radio({self._key(pair): " and ".join(self._title(c) for c in pair)
                       for pair in pairs},
                      value=self._key(self.colours()),
-                     on_change=lambda e: self._set("pair", e.value)).props(
+                     on_change=lambda e: self._set("pair", self._pair_of(e.value))).props(
                 'inline aria-label="Colours" data-testid=pair')
         elif self.count == 3:
             ui.select({c: self._title(c) for c in range(4)}, value=self.left_out,

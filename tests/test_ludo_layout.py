@@ -22,10 +22,14 @@ def cell_of(rect: tuple[float, float, float, float]) -> tuple[int, int]:
 
 
 def test_the_track_is_52_distinct_cells_each_next_to_the_one_before():
+    """Side by side along each arm; corner to corner at the four inner corners of the
+    cross, where the track turns from one arm into the next."""
     cells = [cell_of(layout.track_rect(s)) for s in range(52)]
     assert len(set(cells)) == 52
-    for a, b in itertools.pairwise([*cells, cells[0]]):  # 51 -> 0 wraps
-        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+    steps = [(abs(a[0] - b[0]), abs(a[1] - b[1]))
+             for a, b in itertools.pairwise([*cells, cells[0]])]  # 51 -> 0 wraps
+    assert all(max(step) == 1 for step in steps)
+    assert steps.count((1, 1)) == 4
 
 
 def test_track_lanes_and_centre_tile_the_cross_and_yards_fill_the_corners():
@@ -72,7 +76,7 @@ def test_pieces_sharing_a_square_are_drawn_apart_and_within_it():
     points = [layout.piece_point(c, i, pieces) for c, i in on_five]
     radii = [layout.piece_radius(c, i, pieces) for c, i in on_five]
     x0, y0, w, h = layout.track_rect(5)
-    for (x, y), r in zip(points, radii, strict=True):
+    for x, y in points:
         assert x0 <= x <= x0 + w and y0 <= y <= y0 + h
     for (a, ra), (b, rb) in itertools.combinations(zip(points, radii, strict=True), 2):
         assert math.dist(a, b) >= ra + rb - 1e-6

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..layout import Motion, Point, Rect, star_points
+from .. import layout as parcheesi_layout
+from ..layout import Motion, Point, Rect
 from . import board
 from .board import LAST_TRACK, STARS, START_SQUARES, YARD
 
@@ -27,8 +28,8 @@ HOME = board.HOME
 FIRST_LANE = board.FIRST_LANE
 TRACK_LENGTH = board.TRACK_LENGTH
 
-__all__ = ["Motion", "star_points"]
-"""Shared with the Parcheesi board: a move's shape and the star mark."""
+star_points = parcheesi_layout.star_points
+"""The star mark, as on the Parcheesi board."""
 
 SIZE = 1000.0
 GRID = 15
