@@ -17,12 +17,15 @@ which Python code reads as a dict), all lengths in board units of a
     ``safe``: ``[[cx, cy, colour or -1], ...]`` (-1: a star square, else an entry square);
     ``star``: SVG points of the star mark around the origin; ``starts``: ``[[cx, cy, r]]``;
     ``slots``: ``[[x, y], ...]`` START slots, 4 per colour; ``homes``: triangle points per
-    colour; ``centre``: ``[x, y, w, h]``; ``label``: the board's accessible name.
+    colour; ``centre``: ``[x, y, w, h]``; ``label``: the board's accessible name;
+    ``tap_reach``: how far from a landing marker's centre a tap takes it.
 ``state``
     ``seq``: show() counter (an animation plays once, for a new ``seq``); ``rotation``: 0..3;
     ``reduced``: no motion; ``active``: ``[0/1] * 4``;
-    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label], ...]`` (tap_r: radius
-    of the tap area; flags: 1 movable, 2 selected); ``targets``: ``[[x, y, r, colour], ...]``;
+    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label, tap_x, tap_y, reach],
+    ...]`` (tap_r: radius of the piece's own tap area; flags: 1 movable, 2 selected; a tap
+    on no piece goes to the nearest movable piece whose disc ``tap_x, tap_y, reach`` holds
+    it, see ``layout.tap_area``); ``targets``: ``[[x, y, r, colour], ...]``;
     ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order;
     ``sound``: ``[kind, volume]`` or null, played once with this ``seq``;
     ``stamp``: the table's stamp (``presses.py``), sent back with a piece click.
@@ -42,6 +45,7 @@ from parcheesi.layout import (
     CELL,
     MAX_ANIMATION_MS,
     SIZE,
+    TAP_REACH,
     Motion,
     centre_rect,
     hit_radius,
@@ -57,6 +61,7 @@ from parcheesi.layout import (
     start_circle,
     start_slots,
     step_ms,
+    tap_area,
     track_rect,
 )
 
@@ -71,10 +76,8 @@ BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
 
 TARGET_RADIUS = 0.47 * CELL
 HOME_TARGET_RADIUS = 0.75 * CELL
-TAP_REACH = 1.25 * CELL
-"""How far from a landing marker's or a movable piece's centre a tap still takes it (the
-nearest one wins): 44 CSS px across on a 390 px wide phone, where the board is about 342 px
-wide."""
+"""A landing marker takes a tap within ``layout.TAP_REACH`` of its centre, as a lone piece
+does."""
 
 
 def _r(value: float) -> float:
@@ -132,13 +135,17 @@ def default_label(colour: int, piece: int, progress: int) -> str:
     return f"{name}, {where}, {HOME - progress} squares from home"
 
 
+Spot = tuple[tuple[float, ...], tuple[float, ...]]
+"""Where a piece is drawn ((x, y, radius, tap radius)) and its tap disc ((x, y, reach))."""
+
+
 @functools.lru_cache(maxsize=256)
-def _spots(pieces: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
-    """(colour, index, (x, y, radius, tap radius)) of every piece. A position is drawn by
-    every tab of its game, and a roll redraws it unchanged: it is worked out once."""
+def _spots(pieces: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, Spot], ...]:
+    """(colour, index, spot) of every piece. A position is drawn by every tab of its game,
+    and a roll redraws it unchanged: it is worked out once."""
     return tuple(
-        (c, i, (*(_r(v) for v in piece_point(c, i, pieces)), _r(piece_radius(c, i, pieces)),
-                _r(hit_radius(c, i, pieces))))
+        (c, i, ((*(_r(v) for v in piece_point(c, i, pieces)), _r(piece_radius(c, i, pieces)),
+                 _r(hit_radius(c, i, pieces))), tuple(_r(v) for v in tap_area(c, i, pieces))))
         for c, own in enumerate(pieces)
         for i in range(len(own))
     )
@@ -146,11 +153,12 @@ def _spots(pieces: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[f
 
 def _drawn(pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
            selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:
-    """Every piece as the browser draws it: where, how large, its flags and its label."""
+    """Every piece as the browser draws it: where, how large, its flags, its label and the
+    disc a tap beside it reaches it in."""
     return [
         [c, i, *spot, (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
-         labels.get((c, i)) or default_label(c, i, pieces[c][i])]
-        for c, i, spot in _spots(tuple(tuple(own) for own in pieces))
+         labels.get((c, i)) or default_label(c, i, pieces[c][i]), *tap]
+        for c, i, (spot, tap) in _spots(tuple(tuple(own) for own in pieces))
     ]
 
 

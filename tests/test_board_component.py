@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 
 from components.board_view import Board
 from parcheesi.board import HOME, START
-from parcheesi.layout import CELL, piece_point, square_point, start_slots
+from parcheesi.layout import CELL, piece_point, square_point, start_slots, tap_area
 
 pytestmark = pytest.mark.own_pages
 
@@ -65,10 +65,14 @@ async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> 
     assert len(pieces) == 16
     flags = {key: p[6] for key, p in pieces.items() if p[6]}
     assert flags == {(RUBY, 0): 1, (RUBY, 2): 3}
-    for (c, i), (_, _, x, y, r, tap, _, _) in pieces.items():
+    for (c, i), (_, _, x, y, r, tap, _, _, *disc) in pieces.items():
         px, py = piece_point(c, i, PIECES)
         assert (x, y) == (pytest.approx(px, abs=0.05), pytest.approx(py, abs=0.05))
         assert 0 < r <= tap
+        assert disc == pytest.approx(tap_area(c, i, PIECES), abs=0.05)
+    # Ruby's blockade on square 15 shares one tap disc round the square's centre.
+    assert pieces[(RUBY, 2)][8:] == pieces[(RUBY, 3)][8:]
+    assert pieces[(RUBY, 2)][8:10] == pytest.approx(square_point(RUBY, 10), abs=0.05)
     labels = {key: p[7] for key, p in pieces.items()}
     assert labels[(RUBY, 0)] == "Ruby piece 1, in START"
     assert labels[(RUBY, 2)] == "Ruby piece 3, on the track, 61 squares from home"

@@ -11,6 +11,7 @@ conditions only (``screen.wait_for``, WebDriverWait); the screen fixture saves a
 from __future__ import annotations
 
 import contextlib
+import math
 
 import pytest
 from conftest import PHONE_VIEWPORT
@@ -26,6 +27,8 @@ pytestmark = pytest.mark.browser
 SEED = 26
 DESKTOP_VIEWPORT = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
 WAIT = 8.0
+RUBY = 0
+START = -1
 
 
 @pytest.fixture(autouse=True)
@@ -389,3 +392,75 @@ def test_a_tap_on_a_piece_with_one_move_makes_the_move(screen: Screen) -> None:
     until(screen, lambda: "Ruby moved piece 1 by 3" in by_testid(screen, "log").text,
           "the 3 to be played at once")
     assert screen.selenium.execute_script("return window.optionsSeen") == 0
+
+
+PAIR_SEED = 21
+"""Ruby wins the opening roll (6+1 against 3+1), rolls 5 and 5 and enters pieces 1 and 2 (a
+blockade on square 5), then rolls 3 and 4: both pieces of the pair may move."""
+
+TO_SCREEN = """
+const layer = document.querySelector('[data-testid=board] > g');
+const p = new DOMPoint(arguments[0], arguments[1]).matrixTransform(layer.getScreenCTM());
+return [p.x, p.y];
+"""
+SELECTED = """
+return [...document.querySelectorAll('[data-testid^=board-piece-]')]
+  .filter(g => g.querySelector('circle.selected-ring')).map(g => g.dataset.testid);
+"""
+
+
+def tap_screen_point(screen: Screen, x: float, y: float) -> None:
+    """A tap at a point of the page (CSS px), through the board element under it."""
+    board = by_testid(screen, "board")
+    left, top, right, bottom = box(screen, "board")
+    ActionChains(screen.selenium).move_to_element_with_offset(
+        board, round(x - (left + right) / 2), round(y - (top + bottom) / 2)).click().perform()
+
+
+def test_each_piece_of_a_pair_takes_a_thumb_sized_tap_of_its_own(
+        screen: Screen, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blockade: the two pieces sit side by side in the square, and taps anywhere in a
+    44 x 44 px span on either side of it select that side's piece."""
+    from parcheesi.layout import CELL, PAIR_REACH, piece_point, square_point
+
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: PAIR_SEED)
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    until(screen, lambda: by_testid(screen, "dice").get_attribute("aria-label")
+          == "Dice of Ruby: 5 and 5", "the dice to show 5 and 5")
+    for piece in (1, 2):  # each piece's one move: enter
+        by_testid(screen, f"board-piece-ruby-{piece}").click()
+        until(screen, lambda p=piece: "on the track" in (by_testid(
+            screen, f"board-piece-ruby-{p}").get_attribute("aria-label") or ""),
+            f"piece {piece} to enter")
+    wait_for_ruby_to_roll(screen)  # doubles: Ruby rolls again
+    by_testid(screen, "roll").click()
+    until(screen, lambda: movable_ruby_pieces(screen) == ["board-piece-ruby-1",
+                                                          "board-piece-ruby-2"],
+          "both pieces of the pair to be movable")
+    two_step_moves(screen)  # a tap selects: which piece it reached shows
+
+    pieces = ((0, 0, START, START), (), (START,) * 4, ())
+    centre = square_point(RUBY, 0)
+    first, second = piece_point(RUBY, 0, pieces), piece_point(RUBY, 1, pieces)
+    assert first[0] < centre[0] < second[0] and first[1] < centre[1] < second[1]
+    reach = PAIR_REACH - CELL / 10
+    probes = {  # angles (degrees, y down) on each piece's side of the diagonal
+        "board-piece-ruby-1": (137, 180, 270, 313),
+        "board-piece-ruby-2": (317, 0, 90, 133),
+    }
+    seen: dict[str, list[list[float]]] = {testid: [] for testid in probes}
+    for k in range(4):
+        for testid, angles in probes.items():
+            a = math.radians(angles[k])
+            x, y = screen.selenium.execute_script(
+                TO_SCREEN, centre[0] + reach * math.cos(a), centre[1] + reach * math.sin(a))
+            seen[testid].append([x, y])
+            tap_screen_point(screen, x, y)
+            until(screen, lambda t=testid: screen.selenium.execute_script(SELECTED) == [t],
+                  f"a tap at {angles[k]} degrees to select {testid}")
+    for testid, points in seen.items():
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        assert max(xs) - min(xs) >= 44 and max(ys) - min(ys) >= 44, (testid, points)
