@@ -203,6 +203,13 @@ export default {
                 :font-size="t[2] * 1.1" font-weight="700" fill="#1b1b1b" stroke="#ffffff"
                 stroke-width="5" paint-order="stroke" pointer-events="none">{{ k + 1 }}</text>
         </g>
+        <template v-if="!reduced">
+          <g v-for="(f, k) in view.flashes" :key="'flash' + view.seq + '-' + k"
+             :transform="'translate(' + f[0] + ' ' + f[1] + ')'" pointer-events="none" aria-hidden="true">
+            <circle class="capture-flash" :r="geometry.cell * 0.8" fill="#ffffff" fill-opacity="0.85"
+                    stroke="#d9b23c" stroke-width="7" :style="{ animationDelay: f[2] + 'ms' }"/>
+          </g>
+        </template>
         <g v-for="(b, k) in view.bursts" :key="'burst' + view.seq + '-' + k"
            :transform="'translate(' + b[0] + ' ' + b[1] + ')'" pointer-events="none" aria-hidden="true">
           <g :transform="upright">

@@ -28,6 +28,10 @@ which Python code reads as a dict), all lengths in board units of a
     it, see ``layout.tap_area``); ``targets``: ``[[x, y, r, colour], ...]``;
     ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order;
     ``sound``: ``[kind, volume]`` or null, played once with this ``seq``;
+    ``bursts``: ``[[x, y, words], ...]`` floated up from where a piece ends (a bonus);
+    ``flashes``: ``[[x, y, delay_ms], ...]``: a ring flashed where a piece was sent back to
+    START (a capture: a move ending in START), when its slide home begins; like ``moves``
+    and ``bursts`` none with reduced motion;
     ``stamp``: the table's stamp (``presses.py``), sent back with a piece click.
 """
 
@@ -69,6 +73,9 @@ from .palette import PAINTS
 
 PieceId = tuple[int, int]
 """(colour index 0..3, piece index 0..3)."""
+Plan = tuple[int, int, list[tuple[float, float]], int, int, int]
+"""One move as the board plays it: colour, piece, the points it passes, ms per step, when it
+starts (ms after the show) and where it ends (progress)."""
 
 BOARD_SHADES: tuple[tuple[str, str, str, str], ...] = tuple(
     (p.fill, p.dark, p.light, p.mid) for p in PAINTS)
@@ -168,6 +175,19 @@ def _bursts(bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[in
     return [[*(_r(v) for v in piece_point(c, i, pieces)), words] for c, i, words in bursts]
 
 
+def _moves(plans: Iterable[Plan]) -> list[list[Any]]:
+    """[colour, piece, flat points, ms per step] of each planned move, in order."""
+    return [[colour, piece, [_r(v) for point in points for v in point], ms]
+            for colour, piece, points, ms, _, _ in plans]
+
+
+def _flashes(plans: Iterable[Plan]) -> list[list[float]]:
+    """[x, y, delay] of each move that sends a piece back to START (a capture): where it was
+    taken, when its slide begins."""
+    return [[*(_r(v) for v in points[0]), t0]
+            for _, _, points, _, t0, end in plans if end == START]
+
+
 def _target_ring(colour: int, progress: int) -> list[float]:
     """Where a landing preview goes: the square or lane cell, or the colour's HOME triangle."""
     if progress == HOME:
@@ -207,6 +227,7 @@ class Board(ui.element, component="board.js"):
             "moves": [],
             "sound": None,
             "bursts": [],
+            "flashes": [],
             "stamp": "",
         })
         self.on("piece_click", self._handle_piece_click)
@@ -237,7 +258,8 @@ class Board(ui.element, component="board.js"):
         square by square, unless ``reduced_motion``. A new show() ends any animation still
         playing. ``sound`` (``[kind, volume]``) is played once by the page's
         ``parcheesiSound``. ``bursts`` are (colour, piece, words) floated up from a piece
-        where it ends, e.g. the bonus a capture earned (not with reduced motion).
+        where it ends, e.g. the bonus a capture earned (not with reduced motion). A move
+        that sends a piece back to START (a capture) flashes a ring where it was taken.
         """
         movable_set = frozenset(movable)
         shown_targets = list(targets)
@@ -247,6 +269,7 @@ class Board(ui.element, component="board.js"):
         drawn = _drawn(pieces, movable_set, selected, labels or {})
         self._movable = movable_set
         self._seq += 1
+        plans = [] if reduced_motion else self._plans(list(moves), pieces)
         self._set_view({
             "seq": self._seq,
             "rotation": rotation % 4,
@@ -255,9 +278,10 @@ class Board(ui.element, component="board.js"):
             "pieces": drawn,
             "targets": [[*_target_ring(c, p), name] for (c, p), name in zip(
                 shown_targets, names, strict=True)],
-            "moves": [] if reduced_motion else self._animations(list(moves), pieces),
+            "moves": _moves(plans),
             "sound": list(sound) if sound else None,
             "bursts": [] if reduced_motion else _bursts(bursts, pieces),
+            "flashes": _flashes(plans),
             "stamp": stamp,
         })
         self._shown = pieces
@@ -269,10 +293,11 @@ class Board(ui.element, component="board.js"):
         self.view = view
         self._props["state"] = json.dumps(view, separators=(",", ":"))
 
-    def _animations(self, moves: list[Motion], pieces: Sequence[Sequence[int]]) -> list[list[Any]]:
+    def _plans(self, moves: list[Motion], pieces: Sequence[Sequence[int]]) -> list[Plan]:
         """The path of every move, starting where the piece was drawn and ending where it will
-        be drawn (a piece sharing a square sits off-centre), with the time per step."""
-        plans = []
+        be drawn (a piece sharing a square sits off-centre), with the time per step (all
+        together at most ``MAX_ANIMATION_MS``), when it starts and where it ends."""
+        paths = []
         for colour, piece, start, end in moves:
             points = path_points(colour, start, end, piece)
             before = self._shown
@@ -284,13 +309,15 @@ class Board(ui.element, component="board.js"):
                 points[0] = piece_point(colour, piece, before)
             if pieces[colour][piece] == end:
                 points[-1] = piece_point(colour, piece, pieces)
-            plans.append((colour, piece, points, step_ms(end)))
-        total = sum((len(points) - 1) * ms for _, _, points, ms in plans)
+            paths.append((colour, piece, points, step_ms(end), end))
+        total = sum((len(points) - 1) * ms for _, _, points, ms, _ in paths)
         scale = min(1.0, MAX_ANIMATION_MS / total) if total else 1.0
-        return [
-            [colour, piece, [_r(v) for point in points for v in point], round(ms * scale)]
-            for colour, piece, points, ms in plans
-        ]
+        plans, t0 = [], 0
+        for colour, piece, points, ms, end in paths:
+            step = round(ms * scale)
+            plans.append((colour, piece, points, step, t0, end))
+            t0 += (len(points) - 1) * step
+        return plans
 
     def _handle_piece_click(self, e: events.GenericEventArguments) -> Any:
         """The browser only reports movable pieces, but its word is checked against ours.
