@@ -427,9 +427,11 @@ async def fill_form(browser: Browser, timeout: float, *, mode: int, players: int
 
 async def open_table(phone_browser: Browser, path: str, timeout: float,
                      tab_id: str | None = None) -> Page:
-    """Open a game's page and wait for its table."""
+    """Open a game's page and wait for its table (where a press on a piece only selects it:
+    ``Page.two_step_moves``)."""
     page = await phone_browser.open(path, timeout, tab_id)
     await page.wait(lambda: at_table(page), timeout, "the table")
+    await page.two_step_moves(timeout)
     return page
 
 
@@ -484,6 +486,7 @@ async def _seat_people(host: Browser, guests: list[Browser], colours: list[str],
     await lobby.click(start)
     for phone in phones:
         await phone.page.wait(functools.partial(at_table, phone.page), timeout, "the table")
+        await phone.page.two_step_moves(timeout)
     return phones
 
 

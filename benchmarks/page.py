@@ -25,7 +25,8 @@ NiceGUI page (one label, one button that changes the label). Two headless Chromi
   counted. Roll: until the dice's ``aria-label`` changes (rolls that leave it unchanged, a
   roll without a move or the same doubles again, are counted and dropped); a movement
   option: until the moved piece's ``transform`` on the board changes (with "Reduce motion"
-  chosen in the settings dialog, so the piece jumps); the minimal page: until its label
+  chosen in the settings dialog, so the piece jumps, and "Move at once when a piece has one
+  move" off, so a piece press only shows its options); the minimal page: until its label
   changes. ``next_frame`` is the next animation frame after the change (about when it is
   painted); ``split_p50`` divides the time into click -> event sent -> first message back
   -> DOM changed. The minimal page's clicks are interleaved with the table's (taken while
@@ -574,6 +575,21 @@ def reduce_motion(driver: webdriver.Chrome) -> None:
                "the board's reduced-motion flag")
 
 
+def two_step_moves(driver: webdriver.Chrome) -> None:
+    """Settings dialog: turn off "Move at once when a piece has one move", so that a piece
+    press only selects it and the timed press is always a movement option's."""
+    click(driver, "[data-testid=settings]")
+    switch = "[data-testid=setting-one-tap]"
+    if wait_until(lambda: _shown(driver, switch), 10, switch).get_attribute(
+            "aria-checked") == "true":
+        click(driver, switch)
+    wait_until(lambda: driver.find_element(By.CSS_SELECTOR, switch).get_attribute(
+        "aria-checked") == "false", 10, "the one-tap setting to be off")
+    click(driver, "[data-testid=settings-close]")
+    wait_until(lambda: _shown(driver, "[data-testid=settings-dialog]") is None, 10,
+               "the settings dialog to close")
+
+
 def wait_for_turn(driver: webdriver.Chrome, timeout: float = 60) -> dict[str, Any]:
     """Until the human can act (roll, choose a piece) or the game is over."""
 
@@ -703,6 +719,7 @@ def run(samples: int, budget: float) -> dict[str, Any]:
             log("creating a game through the UI")
             new_game(driver, table)
             reduce_motion(driver)
+            two_step_moves(driver)
             log("first loads (cache disabled)")
             table_load = first_load(driver, table + "/play", "[data-testid=board-piece-ruby-1]")
             minimal_load = first_load(minimal_driver, minimal_base + "/",
@@ -747,7 +764,8 @@ def run(samples: int, budget: float) -> dict[str, Any]:
         "machine": info,
         "setup": {"viewport": "{}x{}".format(*chromium.PHONE_WINDOW), "pace": PACE,
                   "samples": samples,
-                  "motion": "Reduce motion", "game": "solo, Ruby (you) vs Sapphire (medium)",
+                  "motion": "Reduce motion", "one_tap": False,
+                  "game": "solo, Ruby (you) vs Sapphire (medium)",
                   **counts},
         "first_load": {
             "table": {"path": "/play", **table_load},

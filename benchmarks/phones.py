@@ -433,6 +433,24 @@ class Page:
 
         await self.wait(shown, timeout, f"{testid} = {label or index}")
 
+    async def two_step_moves(self, timeout: float) -> None:
+        """At a table: turn off "Move at once when a piece has one move" (the settings
+        dialog's switch; kept for this browser), so that pressing a piece only selects it
+        and shows its movements, as the benchmarks count it. Returns once the table has
+        redrawn for the change, a redraw nobody else sees."""
+        key = await self.wait(lambda: self.first("setting-one-tap"), timeout,
+                              "the one-tap setting")
+        if self.elements[key].get("props", {}).get("model-value") is False:
+            return
+        seq = self.board_seq
+
+        def redrawn() -> bool:  # the switch's new value comes in the redraw's own message
+            switch = self.elements.get(key, {}).get("props", {})
+            return switch.get("model-value") is False and self.board_seq != seq
+
+        await self.emit(key, "update:modelValue", False)
+        await self.wait(redrawn, timeout, "the redraw after the setting")
+
 
 async def acker(pages: Callable[[], list[Page]], stop: asyncio.Event) -> None:
     """Acknowledge every page's messages every 3 s until ``stop``, as browsers do (the

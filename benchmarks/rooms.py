@@ -21,9 +21,10 @@ Setting up a room goes through the UI: the host opens ``/new``, chooses the numb
 "Online room" and "Invited player" for every other seat, presses Start game and follows the
 navigation to ``/room/<code>``; the guests open that page one after the other (all at once with
 ``--concurrent-guests``), press ``claim-seat-<colour>`` and I'm ready; the host presses Start
-game when it is enabled. A page that stalls during set-up is reloaded once, as a person would
-(counted as an error). Every seat is a person, so the server's computer task never plays
-(``--pace`` has no effect on the figures).
+game when it is enabled. At the table each phone turns off "Move at once when a piece has one
+move" in the settings, so a press on a piece only selects it. A page that stalls during set-up
+is reloaded once, as a person would (counted as an error). Every seat is a person, so the
+server's computer task never plays (``--pace`` has no effect on the figures).
 
 During play each phone whose seat is to act presses, once its buttons are enabled and it has
 thought for a while (uniformly 0.5 to 1.5 times ``--think`` seconds, 2 by default, from a
@@ -293,6 +294,11 @@ async def set_up_room(room: Room, base: str, addresses: list[str], players: int,
     async def table(page: Page) -> None:
         await page.wait(lambda: page.board_id is not None and page.first("roll"), timeout,
                         "table")
+        on_board, page.on_board = page.on_board, None  # the setting's redraw is no action's
+        try:
+            await page.two_step_moves(timeout)
+        finally:
+            page.on_board = on_board
 
     for page in list(room.pages):
         try:

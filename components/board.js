@@ -66,11 +66,11 @@ export default {
     },
     pieces() {
       const held = this.anim ? this.heldPositions() : {};
-      return this.view.pieces.map(([c, i, x, y, r, hit, flags, label]) => {
+      return this.view.pieces.map(([c, i, x, y, r, hit, flags, label, ax, ay, reach]) => {
         const key = `${this.geometry.colours[c][0]}-${i + 1}`;
         const at = held[key] || [x, y];
         return {
-          key, c, n: i + 1, x: at[0], y: at[1], r, hit, label,
+          key, c, n: i + 1, x: at[0], y: at[1], r, hit, label, ax, ay, reach,
           movable: (flags & 1) !== 0,
           selected: (flags & 2) !== 0,
           fill: this.geometry.colours[c][1],
@@ -101,8 +101,9 @@ export default {
         this.$emit("piece_click", { colour: p.c, piece: p.n - 1, stamp });
       }
     },
-    // A tap that no piece or marker took goes to the nearest movable piece within reach (a
-    // thumb is wider than a piece); any tap also ends an animation still playing.
+    // A tap that no piece or marker took goes to the nearest movable piece whose tap disc
+    // holds it (a thumb is wider than a piece; the two pieces of a pair share a disc round
+    // their square); any tap also ends an animation still playing.
     tap(evt) {
       this.finish();
       if (evt.target.closest && evt.target.closest('[role=button]:not([aria-disabled])')) return;
@@ -110,10 +111,11 @@ export default {
       if (!matrix) return;
       const at = new DOMPoint(evt.clientX, evt.clientY).matrixTransform(matrix.inverse());
       let best = null;
-      let reach = this.geometry.tap_reach;
+      let nearest = Infinity;
       for (const p of this.pieces) {
+        if (!p.movable || Math.hypot(p.ax - at.x, p.ay - at.y) >= p.reach) continue;
         const d = Math.hypot(p.x - at.x, p.y - at.y);
-        if (p.movable && d < reach) [best, reach] = [p, d];
+        if (d < nearest) [best, nearest] = [p, d];
       }
       if (best) this.press(best);
     },
@@ -203,6 +205,13 @@ export default {
                 :font-size="t[2] * 1.1" font-weight="700" fill="#1b1b1b" stroke="#ffffff"
                 stroke-width="5" paint-order="stroke" pointer-events="none">{{ k + 1 }}</text>
         </g>
+        <template v-if="!reduced">
+          <g v-for="(f, k) in view.flashes" :key="'flash' + view.seq + '-' + k"
+             :transform="'translate(' + f[0] + ' ' + f[1] + ')'" pointer-events="none" aria-hidden="true">
+            <circle class="capture-flash" :r="geometry.cell * 0.8" fill="#ffffff" fill-opacity="0.85"
+                    stroke="#d9b23c" stroke-width="7" :style="{ animationDelay: f[2] + 'ms' }"/>
+          </g>
+        </template>
         <g v-for="(b, k) in view.bursts" :key="'burst' + view.seq + '-' + k"
            :transform="'translate(' + b[0] + ' ' + b[1] + ')'" pointer-events="none" aria-hidden="true">
           <g :transform="upright">
@@ -219,12 +228,13 @@ export default {
            v-on="p.movable ? focusWatch(p.key) : {}">
           <circle v-if="p.movable" :r="p.hit" fill="transparent"/>
           <template v-if="p.selected">
-            <circle :r="p.r + 6" fill="none" stroke="#ffffff" stroke-width="10"/>
-            <circle :r="p.r + 6" fill="none" stroke="#1b1b1b" stroke-width="5"/>
+            <circle class="selected-ring" :r="p.r * 1.27" fill="none" stroke="#ffffff" :stroke-width="p.r * 0.45"/>
+            <circle :r="p.r * 1.27" fill="none" stroke="#1b1b1b" :stroke-width="p.r * 0.23"/>
           </template>
           <template v-else-if="p.movable">
-            <circle :r="p.r + 5" fill="none" stroke="#ffffff" stroke-width="8"/>
-            <circle :r="p.r + 5" fill="none" stroke="#1b1b1b" stroke-width="3.5" stroke-dasharray="7 5">
+            <circle :r="p.r * 1.23" fill="none" stroke="#ffffff" :stroke-width="p.r * 0.36"/>
+            <circle :r="p.r * 1.23" fill="none" stroke="#1b1b1b" :stroke-width="p.r * 0.16"
+                    :stroke-dasharray="p.r * 0.32 + ' ' + p.r * 0.23">
               <animate v-if="!reduced" attributeName="stroke-opacity" values="1;0.45;1" dur="1.2s"
                        repeatCount="indefinite"/>
             </circle>

@@ -20,14 +20,21 @@ which Python code reads as a dict), all lengths in board units of a
     ``safe``: ``[[cx, cy, colour or -1], ...]`` (-1: a star square, else an entry square);
     ``star``: SVG points of the star mark around the origin; ``starts``: ``[[cx, cy, r]]``;
     ``slots``: ``[[x, y], ...]`` START slots, 4 per colour; ``homes``: triangle points per
-    colour; ``centre``: ``[x, y, w, h]``; ``label``: the board's accessible name.
+    colour; ``centre``: ``[x, y, w, h]``; ``label``: the board's accessible name;
+    ``tap_reach``: how far from a landing marker's centre a tap takes it.
 ``state``
     ``seq``: show() counter (an animation plays once, for a new ``seq``); ``rotation``: 0..3;
     ``reduced``: no motion; ``active``: ``[0/1] * 4``;
-    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label], ...]`` (tap_r: radius
-    of the tap area; flags: 1 movable, 2 selected); ``targets``: ``[[x, y, r, colour], ...]``;
+    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label, tap_x, tap_y, reach],
+    ...]`` (tap_r: radius of the piece's own tap area; flags: 1 movable, 2 selected; a tap
+    on no piece goes to the nearest movable piece whose disc ``tap_x, tap_y, reach`` holds
+    it, see ``layout.tap_area``); ``targets``: ``[[x, y, r, colour], ...]``;
     ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order;
     ``sound``: ``[kind, volume]`` or null, played once with this ``seq``;
+    ``bursts``: ``[[x, y, words], ...]`` floated up from where a piece ends (a bonus);
+    ``flashes``: ``[[x, y, delay_ms], ...]``: a ring flashed where a piece was sent back to
+    START (a capture: a move ending in START), when its slide home begins; like ``moves``
+    and ``bursts`` none with reduced motion;
     ``stamp``: the table's stamp (``presses.py``), sent back with a piece click.
 """
 
@@ -49,6 +56,9 @@ from .texts import piece_label
 
 PieceId = tuple[int, int]
 """(colour index 0..3, piece index 0..3)."""
+Plan = tuple[int, int, list[tuple[float, float]], int, int, int]
+"""One move as the board plays it: colour, piece, the points it passes, ms per step, when it
+starts (ms after the show) and where it ends (progress)."""
 
 
 
@@ -59,6 +69,9 @@ class BoardLayout(Protocol):
 
     SIZE: float
     CELL: float
+    TAP_REACH: float
+    """How far from a lone movable piece a tap beside it still reaches it (and a landing
+    marker): 44 CSS px across on a 390 px wide phone."""
     START: int
     """The progress of a piece waiting to come in (START, the yard)."""
     HOME: int
@@ -84,17 +97,13 @@ class BoardLayout(Protocol):
                      ) -> float: ...
     def hit_radius(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
                    ) -> float: ...
+    def tap_area(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+                 ) -> tuple[float, float, float]: ...
     def path_points(self, colour: int, start_progress: int, end_progress: int,
                     piece_index: int = 0) -> list[Point]: ...
     def step_ms(self, end: int) -> int: ...
     def safe_squares(self, house: Sequence[str] = ()) -> Sequence[Any]: ...
     def star_points(self, radius: float, inner_ratio: float = 0.45) -> tuple[Point, ...]: ...
-
-
-TAP_REACH = 1.25 * parcheesi_layout.CELL
-"""How far from a landing marker's or a movable piece's centre a tap still takes it (the
-nearest one wins), in board units whatever the game: 44 CSS px across on a 390 px wide
-phone, where the board is about 342 px wide."""
 
 
 def _r(value: float) -> float:
@@ -140,7 +149,7 @@ def geometry(layout: BoardLayout, colours: tuple[str, ...], label: str,
         "homes": [_points(layout.home_triangle(c)) for c in indices],
         "centre": [_r(v) for v in layout.centre_rect()],
         "label": label,
-        "tap_reach": _r(TAP_REACH),
+        "tap_reach": _r(layout.TAP_REACH),
     }
 
 
@@ -149,17 +158,35 @@ HOME_TARGET_RADIUS = 0.75
 """A landing marker's radius on a square and in a HOME triangle, in cells."""
 
 
+Spot = tuple[tuple[float, ...], tuple[float, ...]]
+"""Where a piece is drawn ((x, y, radius, tap radius)) and its tap disc ((x, y, reach))."""
+
+
 @functools.lru_cache(maxsize=256)
 def _spots(layout: BoardLayout, pieces: tuple[tuple[int, ...], ...]
-           ) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
-    """(colour, index, (x, y, radius, tap radius)) of every piece. A position is drawn by
-    every tab of its game, and a roll redraws it unchanged: it is worked out once."""
+           ) -> tuple[tuple[int, int, Spot], ...]:
+    """(colour, index, spot) of every piece. A position is drawn by every tab of its game,
+    and a roll redraws it unchanged: it is worked out once."""
     return tuple(
-        (c, i, (*(_r(v) for v in layout.piece_point(c, i, pieces)),
-                _r(layout.piece_radius(c, i, pieces)), _r(layout.hit_radius(c, i, pieces))))
+        (c, i, ((*(_r(v) for v in layout.piece_point(c, i, pieces)),
+                 _r(layout.piece_radius(c, i, pieces)), _r(layout.hit_radius(c, i, pieces))),
+                tuple(_r(v) for v in layout.tap_area(c, i, pieces))))
         for c, own in enumerate(pieces)
         for i in range(len(own))
     )
+
+
+def _moves(plans: Iterable[Plan]) -> list[list[Any]]:
+    """[colour, piece, flat points, ms per step] of each planned move, in order."""
+    return [[colour, piece, [_r(v) for point in points for v in point], ms]
+            for colour, piece, points, ms, _, _ in plans]
+
+
+def _flashes(plans: Iterable[Plan], start: int) -> list[list[float]]:
+    """[x, y, delay] of each move that sends a piece back to ``start`` (a capture): where it
+    was taken, when its slide begins."""
+    return [[*(_r(v) for v in points[0]), t0]
+            for _, _, points, _, t0, end in plans if end == start]
 
 
 def _target_ring(layout: BoardLayout, colour: int, progress: int) -> list[float]:
@@ -213,6 +240,7 @@ class Board(ui.element, component="board.js"):
             "moves": [],
             "sound": None,
             "bursts": [],
+            "flashes": [],
             "stamp": "",
         })
         self.on("piece_click", self._handle_piece_click)
@@ -243,7 +271,8 @@ class Board(ui.element, component="board.js"):
         square by square, unless ``reduced_motion``. A new show() ends any animation still
         playing. ``sound`` (``[kind, volume]``) is played once by the page's
         ``parcheesiSound``. ``bursts`` are (colour, piece, words) floated up from a piece
-        where it ends, e.g. the bonus a capture earned (not with reduced motion).
+        where it ends, e.g. the bonus a capture earned (not with reduced motion). A move
+        that sends a piece back to START (a capture) flashes a ring where it was taken.
         """
         movable_set = frozenset(movable)
         shown_targets = list(targets)
@@ -253,6 +282,7 @@ class Board(ui.element, component="board.js"):
         drawn = self._drawn(pieces, movable_set, selected, labels or {})
         self._movable = movable_set
         self._seq += 1
+        plans = [] if reduced_motion else self._plans(list(moves), pieces)
         self._set_view({
             "seq": self._seq,
             "rotation": rotation % 4,
@@ -262,21 +292,23 @@ class Board(ui.element, component="board.js"):
             "pieces": drawn,
             "targets": [[*_target_ring(self.layout, c, p), name] for (c, p), name in zip(
                 shown_targets, names, strict=True)],
-            "moves": [] if reduced_motion else self._animations(list(moves), pieces),
+            "moves": _moves(plans),
             "sound": list(sound) if sound else None,
             "bursts": [] if reduced_motion else self._bursts(bursts, pieces),
+            "flashes": _flashes(plans, self.layout.START),
             "stamp": stamp,
         })
         self._shown = pieces
 
     def _drawn(self, pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
                selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:
-        """Every piece as the browser draws it: where, how large, its flags and its label."""
+        """Every piece as the browser draws it: where, how large, its flags, its label and the
+        disc a tap beside it reaches it in."""
         return [
             [c, i, *spot, (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
              labels.get((c, i)) or self._piece_words(self.colours[c].capitalize(), i,
-                                                     pieces[c][i])]
-            for c, i, spot in _spots(self.layout, tuple(tuple(own) for own in pieces))
+                                                     pieces[c][i]), *tap]
+            for c, i, (spot, tap) in _spots(self.layout, tuple(tuple(own) for own in pieces))
         ]
 
     def _bursts(self, bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[int]]
@@ -292,28 +324,32 @@ class Board(ui.element, component="board.js"):
         self.view = view
         self._props["state"] = json.dumps(view, separators=(",", ":"))
 
-    def _animations(self, moves: list[Motion], pieces: Sequence[Sequence[int]]) -> list[list[Any]]:
+    def _plans(self, moves: list[Motion], pieces: Sequence[Sequence[int]]) -> list[Plan]:
         """The path of every move, starting where the piece was drawn and ending where it will
-        be drawn (a piece sharing a square sits off-centre), with the time per step."""
-        plans = []
+        be drawn (a piece sharing a square sits off-centre), with the time per step (all
+        together at most the layout's ``MAX_ANIMATION_MS``), when it starts and where it
+        ends."""
+        layout, before = self.layout, self._shown
+        paths = []
         for colour, piece, start, end in moves:
-            points = self.layout.path_points(colour, start, end, piece)
-            before = self._shown
+            points = layout.path_points(colour, start, end, piece)
             if (
                 colour < len(before)
                 and piece < len(before[colour])
                 and before[colour][piece] == start
             ):
-                points[0] = self.layout.piece_point(colour, piece, before)
+                points[0] = layout.piece_point(colour, piece, before)
             if pieces[colour][piece] == end:
-                points[-1] = self.layout.piece_point(colour, piece, pieces)
-            plans.append((colour, piece, points, self.layout.step_ms(end)))
-        total = sum((len(points) - 1) * ms for _, _, points, ms in plans)
-        scale = min(1.0, self.layout.MAX_ANIMATION_MS / total) if total else 1.0
-        return [
-            [colour, piece, [_r(v) for point in points for v in point], round(ms * scale)]
-            for colour, piece, points, ms in plans
-        ]
+                points[-1] = layout.piece_point(colour, piece, pieces)
+            paths.append((colour, piece, points, layout.step_ms(end), end))
+        total = sum((len(points) - 1) * ms for _, _, points, ms, _ in paths)
+        scale = min(1.0, layout.MAX_ANIMATION_MS / total) if total else 1.0
+        plans, t0 = [], 0
+        for colour, piece, points, ms, end in paths:
+            step = round(ms * scale)
+            plans.append((colour, piece, points, step, t0, end))
+            t0 += (len(points) - 1) * step
+        return plans
 
     def _handle_piece_click(self, e: events.GenericEventArguments) -> Any:
         """The browser only reports movable pieces, but its word is checked against ours.

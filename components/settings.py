@@ -1,4 +1,5 @@
-"""Per-browser settings (sound, volume, reduced motion, board orientation) and their dialog.
+"""Per-browser settings (sound, volume, reduced motion, board orientation, one-tap moves) and
+their dialog.
 
 Settings live in NiceGUI's server-side per-browser storage, so they follow the browser
 across games, reloads and server restarts without touching the game tables.
@@ -25,6 +26,7 @@ SLIDERS_ICON = ("M3 5h10v2H3zM17 5h4v2h-4zM13 3h2v6h-2zM3 11h4v2H3zM11 11h10v2H1
 ARROW_ICON = "M7 10l5 5 5-5z|0 0 24 24"
 
 MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
+ONE_TAP = "Move at once when a piece has one move"
 
 
 class Settings:
@@ -42,6 +44,11 @@ class Settings:
     @property
     def volume(self) -> int:
         return int(self.storage.get("volume", 60))
+
+    @property
+    def one_tap(self) -> bool:
+        """Whether a tap on a piece that has exactly one move makes it (else it shows it)."""
+        return bool(self.storage.get("one_tap", True))
 
     @property
     def reduced_motion(self) -> str:
@@ -80,6 +87,9 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
             ui.slider(min=0, max=100, step=5, value=settings.volume,
                       on_change=lambda e: changed("volume", int(e.value))).props(
                 'label aria-label="Volume" data-testid=setting-volume').classes("grow")
+        ui.switch(ONE_TAP, value=settings.one_tap,
+                  on_change=lambda e: changed("one_tap", bool(e.value))).props(
+            'data-testid=setting-one-tap')
         ui.select(MOTION, value=settings.reduced_motion, label="Motion",
                   on_change=lambda e: changed("reduced_motion", e.value)).props(
             f'data-testid=setting-motion dropdown-icon="{ARROW_ICON}"').classes("w-full")

@@ -238,8 +238,8 @@ class TableView:
         await self._press(stamp, lambda version: self.choose_piece(piece, version))
 
     async def choose_piece(self, piece: int, version: int) -> None:
-        action = self.model.pick_piece(self.seen(), piece)
-        if action is not None:  # a dice portion was chosen first: use it on this piece
+        action = self.model.pick_piece(self.seen(), piece, at_once=self.settings.one_tap)
+        if action is not None:  # a dice portion chosen first, or the piece's one move
             await self.take(action, version)
 
     def choose_portion(self, value: int) -> None:

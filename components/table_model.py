@@ -225,14 +225,18 @@ class TableModel:
 
     # --- the person's picks --------------------------------------------------------------
 
-    def pick_piece(self, seen: Seen, piece: int) -> Action | None:
-        """A tap on a piece: the action to send when a dice portion was picked first,
-        otherwise None (the piece is selected, or unselected, to show its options)."""
+    def pick_piece(self, seen: Seen, piece: int, at_once: bool = True) -> Action | None:
+        """A tap on a piece: the action to send when a dice portion was picked first, or,
+        with ``at_once`` (the one-tap setting), when the engine offers the piece exactly one
+        choice; otherwise None (the piece is selected, or unselected, to show its options)."""
         if piece not in self.movable(seen):
             return None
         if self.portion is not None:
             moves = for_piece(using_portion(self.choices(seen), self.portion), piece)
             return moves[0].action if moves else None
+        options = self.options_for(seen, piece)
+        if at_once and len(options) == 1:
+            return options[0].action
         self.selected = None if self.selected == piece else piece
         self.hinted = None
         return None

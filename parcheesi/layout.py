@@ -46,18 +46,33 @@ ARM_SPAN = 17
 
 PIECE_RADIUS = 0.42 * CELL
 """A lone piece nearly fills its cell, so it is easy to tap on a phone."""
-PAIR_RADIUS = 0.34 * CELL
-PAIR_OFFSET = 0.25 * CELL
-"""Two pieces on one cell sit on its diagonal, the longest line a cell has, so both stay
-large without overlapping (2 * 0.25 * sqrt 2 > 2 * 0.34); they reach a little past the
-cell's border, which the white rim of a piece keeps readable."""
+RIM = 2.0
+"""The white rim ``board.js`` draws round every piece, beyond its radius (board units)."""
+PAIR_RADIUS = 0.25 * CELL
+PAIR_OFFSET = 0.21 * CELL
+"""Two pieces on one cell sit side by side on its diagonal, the longest line a cell has:
+each offset by ``PAIR_OFFSET`` along both axes from the centre, both wholly inside the cell
+with their rims (0.21 + 0.25 + rim < 0.5) and clear of each other (2 * 0.21 * sqrt 2 >
+2 * (0.25 + rim))."""
+CROWD_RADIUS = 0.2 * CELL
+CROWD_OFFSET = 0.25 * CELL
+"""More than two on one cell (which the rules never allow) would take its four quarters."""
 START_RADIUS = 0.50 * CELL
 """Pieces in START have room to be larger, which helps the frequent tap that enters one."""
-HOME_RADIUS = 0.28 * CELL
+HOME_RADIUS = 0.30 * CELL
+"""The size of a piece in HOME when all four are there; fewer are drawn larger."""
 LONE_HIT = 0.45 * CELL
-"""Tap radius of a lone piece: past its rim, yet short of a pair's piece reaching over from
-the next cell (0.45 + 0.34 <= the distance (0.75, 0.25) between their centres)."""
+"""Tap radius of a lone piece itself: past its rim, yet short of a pair's piece reaching over
+from the next cell."""
 START_HIT = 0.65 * CELL
+TAP_REACH = 1.25 * CELL
+"""How far from a movable piece's centre a tap beside it still reaches it when no other
+movable piece is nearer: 44 CSS px across on a 390 px wide phone, where the board is about
+342 px wide."""
+PAIR_REACH = 1.6 * CELL
+"""The reach of a pair's pieces, from their cell's centre: the nearer of the two takes a
+tap, so each has the half of that disc on its side of the diagonal, which is 1.71 * 1.6
+cells (47 CSS px on the phone) wide and as high."""
 
 START_CENTRE_LOCAL: Point = (5.5, 5.5)
 """Centre of Ruby's START circle in the middle of the 8 x 8 corner to the right of its arm
@@ -65,9 +80,17 @@ as seen from the south edge, which is the side of its entry square (cell units).
 START_CIRCLE_RADIUS = 2.4
 START_SLOT_OFFSET = 0.85
 
-_HOME_SLOTS_LOCAL: tuple[Point, ...] = ((-0.72, 1.12), (0.0, 1.12), (0.72, 1.12), (0.0, 0.5))
-"""Ruby's HOME slots inside its triangle (base y = 1.5, apex at the centre): three along the
-base, one above them, all clear of the triangle's slanted sides."""
+_HOME_LAYOUTS: dict[int, tuple[float, tuple[Point, ...]]] = {
+    1: (0.55, ((0.0, 0.9),)),
+    2: (0.39, ((-0.43, 1.06), (0.43, 1.06))),
+    3: (0.32, ((-0.36, 1.14), (0.36, 1.14), (0.0, 0.515))),
+    4: (0.30, ((-0.678, 1.16), (0.0, 1.16), (0.678, 1.16), (0.0, 0.481))),
+}
+"""How the pieces HOME sit in Ruby's triangle (base y = 1.5, apex at the centre), by how
+many there are: the radius (cells) and the centres, as large as the triangle allows with
+their rims inside it and clear of each other (one in the middle; two side by side; two and
+one above; three along the base and one above)."""
+_HOME_SLOTS_LOCAL = _HOME_LAYOUTS[4][1]
 
 
 class SafeSquare(NamedTuple):
@@ -155,8 +178,17 @@ def home_triangle(colour: int) -> tuple[Point, Point, Point]:
 
 
 def home_slots(colour: int) -> tuple[Point, ...]:
-    """Where pieces 1..4 rest once HOME."""
+    """Where pieces 1..4 rest once all four are HOME."""
     return tuple(_to_board(_turn(p, colour)) for p in _HOME_SLOTS_LOCAL)
+
+
+def _home_spot(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+               ) -> tuple[Point, float]:
+    """Where a piece HOME is drawn and how large: the fewer pieces HOME, the larger, each
+    in its place among them in piece order."""
+    home = [i for i, p in enumerate(pieces[colour]) if p == HOME]
+    radius, local = _HOME_LAYOUTS[len(home)]
+    return _to_board(_turn(local[home.index(piece_index)], colour)), radius * CELL
 
 
 def centre_rect() -> Rect:
@@ -202,41 +234,77 @@ def _companions(
     )
 
 
+def _shared(place: int, count: int) -> tuple[float, float, float]:
+    """(dx, dy, radius) of the ``place``-th of ``count`` pieces on one cell (count >= 2)."""
+    if count == 2:
+        d = -PAIR_OFFSET if place == 0 else PAIR_OFFSET
+        return d, d, PAIR_RADIUS
+    sx, sy = ((-1, -1), (1, 1), (1, -1), (-1, 1))[place % 4]
+    return sx * CROWD_OFFSET, sy * CROWD_OFFSET, CROWD_RADIUS
+
+
 def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> Point:
     """Where to draw one piece, given every piece's progress (the engine's ``pieces``).
 
-    A piece alone on a cell sits in its centre; two on one cell (a blockade, on the track or
-    in a lane) sit on the cell's diagonal, the lower (colour, index) towards the top-left.
+    A piece alone on a cell sits in its centre; two on one cell (a blockade, or two colours
+    on a safe square; on the track or in a lane) sit side by side on the cell's diagonal,
+    the lower (colour, index) towards the top-left. Pieces HOME share their colour's
+    triangle (:func:`_home_spot`).
     """
-    x, y = square_point(colour, pieces[colour][piece_index], piece_index)
+    progress = pieces[colour][piece_index]
+    if progress == HOME:
+        return _home_spot(colour, piece_index, pieces)[0]
+    x, y = square_point(colour, progress, piece_index)
     together = _companions(colour, piece_index, pieces)
     if len(together) < 2:
         return (x, y)
-    shift = -PAIR_OFFSET if together.index((colour, piece_index)) == 0 else PAIR_OFFSET
-    return (x + shift, y + shift)
+    dx, dy, _ = _shared(together.index((colour, piece_index)), len(together))
+    return (x + dx, y + dy)
 
 
 def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    """How large to draw one piece: smaller when it shares its cell, in START or in HOME."""
+    """How large to draw one piece: smaller when it shares its cell, larger in START, in
+    HOME by how many are there."""
     progress = pieces[colour][piece_index]
     if progress == START:
         return START_RADIUS
     if progress == HOME:
-        return HOME_RADIUS
-    return PAIR_RADIUS if len(_companions(colour, piece_index, pieces)) > 1 else PIECE_RADIUS
+        return _home_spot(colour, piece_index, pieces)[1]
+    together = _companions(colour, piece_index, pieces)
+    if len(together) < 2:
+        return PIECE_RADIUS
+    return _shared(together.index((colour, piece_index)), len(together))[2]
 
 
 def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    """How far from a piece's centre a tap still reaches it: beyond the drawn piece where
-    there is room (phones), but never over another piece, so a tap on a piece is its own."""
+    """How far from a piece's centre a tap lands on the piece itself: beyond the drawn piece
+    where there is room (phones), but never over another piece, so a tap on a piece is its
+    own. (A tap further away may still reach it: :func:`tap_area`.)"""
     progress = pieces[colour][piece_index]
     if progress == START:
         return START_HIT
     if progress == HOME:
-        return HOME_RADIUS
-    if len(_companions(colour, piece_index, pieces)) > 1:
+        return piece_radius(colour, piece_index, pieces)
+    together = _companions(colour, piece_index, pieces)
+    if len(together) == 2:
         return PAIR_OFFSET * math.sqrt(2)  # half the distance to the other piece
+    if len(together) > 2:
+        return CROWD_RADIUS
     return LONE_HIT
+
+
+def tap_area(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+             ) -> tuple[float, float, float]:
+    """(x, y, reach): the disc within which a tap that lands on no piece reaches this one,
+    when it may move and no other movable piece whose disc holds the tap is nearer. A lone
+    piece's disc is centred on it; the pieces sharing a cell share one larger disc round
+    the cell's centre, which the nearer of them takes (each has the half on its side)."""
+    progress = pieces[colour][piece_index]
+    if len(_companions(colour, piece_index, pieces)) > 1:
+        x, y = square_point(colour, progress)
+        return (x, y, PAIR_REACH)
+    x, y = piece_point(colour, piece_index, pieces)
+    return (x, y, TAP_REACH)
 
 
 def path_points(

@@ -25,6 +25,11 @@ RETRY_MAX = 2.0
 """Pauses between attempts to save a computer's move: doubling from the first to the
 largest, so play resumes within about two seconds of the database taking writes again."""
 SAVING_FAILED = "Saving failed, retrying…"
+LANDED = 0.2
+"""Seconds after the last action's animation before the next action: the update that starts
+the animation reaches a table a little later than the server sent it (the next one may come
+sooner), and a piece that lands is seen standing there for a moment before anything else
+moves."""
 
 
 def ensure_runner(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> None:
@@ -36,9 +41,12 @@ def ensure_runner(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> 
 
 def paced(game: LiveGame, pace: float) -> float:
     """Seconds before a computer's next action: the pace, and at least until the tables have
-    shown the last action's moves (a capture's slide, a bonus walk), so none is cut off.
-    With no pace (tests, benchmarks) the computers do not wait."""
-    return max(pace, game.motion_ms / 1000) if pace > 0 else 0.0
+    shown the last action's moves (a capture's slide, a bonus walk) and a moment more
+    (:data:`LANDED`), so none is cut off. With no pace (tests, benchmarks) the computers do
+    not wait."""
+    if pace <= 0:
+        return 0.0
+    return max(pace, game.motion_ms / 1000 + LANDED) if game.motion_ms else pace
 
 
 async def supervise(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> None:

@@ -39,6 +39,7 @@ from ui_helpers import (
     start_game,
     stop_runners,
     text,
+    two_step_moves,
     until,
 )
 
@@ -187,6 +188,7 @@ async def test_solo_game_to_a_first_move(app_server: Server, table_user: User) -
     assert not elements(user, "move-option")
     await user.should_see("Choose a piece")
 
+    await two_step_moves(user)  # the piece's options first, then the move
     await click(user, "piece-1")
     options = elements(user, "move-option")
     assert [o.text for o in options] == ["Enter"]
@@ -220,9 +222,9 @@ async def test_solo_game_to_a_first_move(app_server: Server, table_user: User) -
 async def test_reload_and_home_resume_the_same_game(app_server: Server, table_user: User) -> None:
     user = table_user
     await first_roll_to_play(app_server, user)
-    await click(user, "piece-1")
-    await click(user, "move-option")
+    await click(user, "piece-1")  # Enter, its one move
     game = await live_game(app_server, user)
+    assert game.state.pieces[RUBY][0] == 0
     shown = board_pieces(user)
 
     await user.open("/play")  # a reload
@@ -235,8 +237,10 @@ async def test_reload_and_home_resume_the_same_game(app_server: Server, table_us
     assert elements(user, "resume")
     await click(user, "resume")
     assert board_pieces(user) == shown
-    await click(user, "piece-1")
-    assert [o.text for o in elements(user, "move-option")] == ["Move 3"]
+    version = game.version
+    await click(user, "piece-1")  # the 3 is left, for piece 1 only: the game goes on
+    assert (await game.store.actions(game.id))[version] == {
+        "type": "move", "piece": 1, "portions": [3]}
 
 
 async def test_a_restarted_server_carries_on_with_the_game(
@@ -251,8 +255,7 @@ async def test_a_restarted_server_carries_on_with_the_game(
 
     async def first_run(app_server: Server, user: User) -> None:
         await first_roll_to_play(app_server, user)
-        await click(user, "piece-1")
-        await click(user, "move-option")
+        await click(user, "piece-1")  # Enter, its one move
         game = await live_game(app_server, user)
         before.update(game=game, state=game.state, version=game.version, id=game.id,
                       shown=board_pieces(user), cookies=user.http_client.cookies)
@@ -269,8 +272,7 @@ async def test_a_restarted_server_carries_on_with_the_game(
             before["id"], before["version"], before["state"])
         assert board_pieces(user) == before["shown"]
         assert ids_starting(user, "portion-") == ["portion-3"]
-        await click(user, "piece-1")
-        await click(user, "move-option")  # Move 3: the game goes on
+        await click(user, "piece-1")  # Move 3, its one move: the game goes on
         assert (await restored.store.actions(restored.id))[before["version"]] == {
             "type": "move", "piece": 1, "portions": [3]}
         await computers_done(restored)
@@ -321,7 +323,9 @@ async def test_settings_are_kept_for_the_browser(app_server: Server, table_user:
     await click(user, "settings")
     assert dialog.value is True
     assert element(user, "setting-sound").value is True
+    assert element(user, "setting-one-tap").value is True
     await click(user, "setting-sound")
+    await click(user, "setting-one-tap")
     await choose(user, "setting-motion", "on")
     await choose(user, "setting-orientation", "sapphire")
     with user:
@@ -333,6 +337,7 @@ async def test_settings_are_kept_for_the_browser(app_server: Server, table_user:
 
     await user.open("/play")
     assert element(user, "setting-sound").value is False
+    assert element(user, "setting-one-tap").value is False
     assert element(user, "setting-volume").value == 25
     assert element(user, "setting-motion").value == "on"
     assert element(user, "setting-orientation").value == "sapphire"
@@ -427,8 +432,8 @@ async def test_pieces_that_cannot_move_ignore_clicks_and_keys(
     user = table_user
     await first_roll_to_play(app_server, user)
     game = await live_game(app_server, user)
-    await click(user, "piece-1")
-    await click(user, "move-option")  # Enter; the 3 is left for piece 1 only
+    await click(user, "piece-1")  # Enter, its one move; the 3 is left for piece 1 only
+    assert game.state.pieces[RUBY][0] == 0
     version = game.version
     await click(user, "piece-2")  # disabled: a person's click does nothing
     await forge(user, "piece-2")  # a forged click neither
@@ -444,8 +449,9 @@ async def test_pieces_that_cannot_move_ignore_clicks_and_keys(
     assert game.version == version
     assert game.state.phase is Phase.MOVE and game.state.portions == (3,)
 
-    await press(user, "1")  # the key picks the piece that can move
-    assert [o.text for o in elements(user, "move-option")] == ["Move 3"]
+    await press(user, "1")  # the key moves the piece that can move: its one move
+    assert (await game.store.actions(game.id))[version] == {
+        "type": "move", "piece": 1, "portions": [3]}
 
 
 @pytest.mark.parametrize("app_config", [{"pace": 10.0}], indirect=True)
@@ -499,6 +505,7 @@ async def test_every_answer_gives_the_controls_a_new_stamp(
     a reconnection each answer with a new one."""
     user = table_user
     await first_roll_to_play(app_server, user)
+    await two_step_moves(user)
     stamps = [element(user, "roll").props["data-stamp"]]
     await click(user, "piece-1")  # a selection
     stamps.append(element(user, "roll").props["data-stamp"])

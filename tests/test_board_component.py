@@ -17,8 +17,9 @@ from selenium.webdriver import ActionChains, Keys
 from selenium.webdriver.common.by import By
 
 from components.board_view import Board
+from components.pages import STYLE
 from parcheesi.board import HOME, START
-from parcheesi.layout import CELL, piece_point, square_point, start_slots
+from parcheesi.layout import CELL, piece_point, square_point, start_slots, tap_area
 
 pytestmark = pytest.mark.own_pages
 
@@ -65,10 +66,14 @@ async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> 
     assert len(pieces) == 16
     flags = {key: p[6] for key, p in pieces.items() if p[6]}
     assert flags == {(RUBY, 0): 1, (RUBY, 2): 3}
-    for (c, i), (_, _, x, y, r, tap, _, _) in pieces.items():
+    for (c, i), (_, _, x, y, r, tap, _, _, *disc) in pieces.items():
         px, py = piece_point(c, i, PIECES)
         assert (x, y) == (pytest.approx(px, abs=0.05), pytest.approx(py, abs=0.05))
         assert 0 < r <= tap
+        assert disc == pytest.approx(tap_area(c, i, PIECES), abs=0.05)
+    # Ruby's blockade on square 15 shares one tap disc round the square's centre.
+    assert pieces[(RUBY, 2)][8:] == pieces[(RUBY, 3)][8:]
+    assert pieces[(RUBY, 2)][8:10] == pytest.approx(square_point(RUBY, 10), abs=0.05)
     labels = {key: p[7] for key, p in pieces.items()}
     assert labels[(RUBY, 0)] == "Ruby piece 1, in START"
     assert labels[(RUBY, 2)] == "Ruby piece 3, on the track, 61 squares from home"
@@ -116,6 +121,34 @@ async def test_moves_become_square_by_square_paths(user: User) -> None:
     assert enter[2:] == pytest.approx(square_point(RUBY, 0), abs=0.05)
     assert capture[-2:] == pytest.approx(start_slots(SAPPHIRE)[2], abs=0.05)
     assert 60 <= ms1 <= 90 and ms2 > ms1  # a capture slide is one long step
+    # The capture flashes where Sapphire's piece was taken, once Ruby's entry has landed.
+    ((x, y, delay),) = state["flashes"]
+    assert (x, y) == pytest.approx(piece_point(SAPPHIRE, 2, before), abs=0.05)
+    assert (x, y) == pytest.approx(capture[:2], abs=0.05)
+    assert delay == ms1  # the entry is one step
+
+
+async def test_only_a_capture_flashes_and_not_with_reduced_motion(user: User) -> None:
+    before: Pieces = ((START, 3, 40, 66), (), (START, START, 34, HOME), ())
+    after: Pieces = ((0, 3, 40, 66), (), (START, START, START, HOME), ())
+    moved: Pieces = ((0, 5, 40, 66), (), (START, START, START, HOME), ())
+
+    @ui.page("/")
+    def page() -> None:
+        loud, quiet = Board(), Board()
+        for board in (loud, quiet):
+            board.show(before)
+            board.show(after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)],
+                       reduced_motion=board is quiet)
+        plain = Board()
+        plain.show(after)
+        plain.show(moved, moves=[(RUBY, 1, 3, 5)])
+
+    await user.open("/")
+    loud, quiet, plain = sorted(user.find(Board).elements, key=lambda b: b.id)
+    assert len(loud.view["flashes"]) == 1
+    assert quiet.view["flashes"] == [] and quiet.view["moves"] == []
+    assert plain.view["flashes"] == [] and len(plain.view["moves"]) == 1
 
 
 async def test_long_moves_are_capped_and_reduced_motion_sends_none(user: User) -> None:
@@ -239,6 +272,30 @@ def test_board_and_all_pieces_fit_a_phone(screen: Screen) -> None:
     pieces = {box[0]: box for box in boxes}
     ruby_1 = pieces["board-piece-ruby-1"]
     assert ruby_1[3] - ruby_1[1] >= 16  # a START piece is a usable tap target
+
+
+@pytest.mark.browser
+def test_a_capture_flashes_a_ring_on_the_board(screen: Screen) -> None:
+    before: Pieces = ((START, 3, 40, 66), (), (START, START, 34, HOME), ())
+    after: Pieces = ((0, 3, 40, 66), (), (START, START, START, HOME), ())
+
+    @ui.page("/")
+    def page() -> None:
+        ui.add_css(STYLE)  # the pages' stylesheet, which animates the flash
+        board = Board()
+        board.show(before)
+        ui.button("Capture", on_click=lambda: board.show(
+            after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)])).props(
+            "data-testid=capture")
+
+    screen.open("/")
+    assert not screen.selenium.find_elements(By.CSS_SELECTOR, "circle.capture-flash")
+    screen.find_by_css('[data-testid="capture"]').click()
+    screen.wait_for(lambda: bool(screen.selenium.find_elements(
+        By.CSS_SELECTOR, "circle.capture-flash")))
+    flash = screen.selenium.find_element(By.CSS_SELECTOR, "circle.capture-flash")
+    assert flash.value_of_css_property("animation-name") == "capture-flash"
+    assert flash.value_of_css_property("animation-delay") == "0.075s"  # after the entry
 
 
 @pytest.mark.browser

@@ -11,6 +11,7 @@ conditions only (``screen.wait_for``, WebDriverWait); the screen fixture saves a
 from __future__ import annotations
 
 import contextlib
+import math
 
 import pytest
 from conftest import PHONE_VIEWPORT
@@ -26,6 +27,8 @@ pytestmark = pytest.mark.browser
 SEED = 26
 DESKTOP_VIEWPORT = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
 WAIT = 8.0
+RUBY = 0
+START = -1
 
 
 @pytest.fixture(autouse=True)
@@ -114,6 +117,25 @@ def box(screen: Screen, testid: str) -> list[float]:
         "return [r.left, r.top, r.right, r.bottom];", css(testid))
 
 
+def shown(screen: Screen, testid: str) -> bool:
+    found = all_now(screen, css(testid))
+    return bool(found) and found[0].is_displayed()
+
+
+def two_step_moves(screen: Screen) -> None:
+    """Turn off "Move at once when a piece has one move" in the settings dialog: a tap on a
+    piece then shows its options."""
+    by_testid(screen, "settings").click()
+    until(screen, lambda: shown(screen, "setting-one-tap"), "the settings dialog")
+    switch = by_testid(screen, "setting-one-tap")
+    assert switch.get_attribute("aria-checked") == "true"
+    switch.click()
+    until(screen, lambda: by_testid(screen, "setting-one-tap").get_attribute("aria-checked")
+          == "false", "the switch to turn off")
+    by_testid(screen, "settings-close").click()
+    until(screen, lambda: not shown(screen, "settings-dialog"), "the dialog to close")
+
+
 def entered(screen: Screen) -> bool:
     label = by_testid(screen, "board-piece-ruby-1").get_attribute("aria-label") or ""
     return "on the track" in label and "Ruby entered piece 1" in status(screen)
@@ -128,14 +150,9 @@ def test_phone_roll_and_move_with_the_board(screen: Screen) -> None:
     assert movable_ruby_pieces(screen) == [f"board-piece-ruby-{k}" for k in range(1, 5)]
     assert not all_now(screen, css("move-option"))
 
-    by_testid(screen, "board-piece-ruby-1").click()
-    until(screen, lambda: [e.text for e in all_now(screen, css("move-option"))] == ["Enter"],
-          "the Enter option")
-    width = screen.selenium.execute_script("return innerWidth")
-    left, _, right, _ = box(screen, "move-option")
-    assert 0 <= left < right <= width
-    by_testid(screen, "move-option").click()
+    by_testid(screen, "board-piece-ruby-1").click()  # Enter, its one move
     until(screen, lambda: entered(screen), "Ruby's piece 1 to enter")
+    width = screen.selenium.execute_script("return innerWidth")
     # The 3 is left, for the piece just entered only.
     until(screen, lambda: movable_ruby_pieces(screen) == ["board-piece-ruby-1"],
           "only piece 1 to stay movable")
@@ -161,18 +178,38 @@ def test_keyboard_only(screen: Screen) -> None:
     wait_for_ruby_to_roll(screen)
     press(screen, "r")
     wait_for_five_and_three(screen)
-    press(screen, "1")
-    until(screen, lambda: bool(all_now(screen, css("move-option"))), "the options of piece 1")
     assert by_testid(screen, "piece-1").get_attribute("aria-keyshortcuts") == "1"
-    for _ in range(40):
-        if active_testid(screen) == "move-option":
-            break
-        press(screen, Keys.TAB)
-    else:
-        raise AssertionError("Tab never reached a move-option")
-    assert screen.selenium.switch_to.active_element.text.strip().lower() == "enter"
-    press(screen, Keys.ENTER)
+    press(screen, "1")  # Enter is the piece's one move: the key takes it
     until(screen, lambda: entered(screen), "Ruby's piece 1 to enter")
+    assert not all_now(screen, css("move-option"))
+
+    # The setting that shows a piece's options first, reached and turned off with keys.
+    tab_to(screen, "settings")
+    press(screen, Keys.ENTER)
+    until(screen, lambda: shown(screen, "setting-one-tap"), "the settings dialog")
+    tab_to(screen, "setting-one-tap")
+    press(screen, " ")
+    until(screen, lambda: by_testid(screen, "setting-one-tap").get_attribute("aria-checked")
+          == "false", "the switch to turn off")
+    press(screen, Keys.ESCAPE)
+    until(screen, lambda: not shown(screen, "settings-dialog"), "the dialog to close")
+
+    press(screen, "1")  # the 3, piece 1's one move, is now an option to choose
+    until(screen, lambda: [e.text for e in all_now(screen, css("move-option"))] == ["Move 3"],
+          "the options of piece 1")
+    tab_to(screen, "move-option")
+    press(screen, Keys.ENTER)
+    until(screen, lambda: "Ruby moved piece 1 by 3" in by_testid(screen, "log").text,
+          "Ruby's piece 1 to move 3")
+
+
+def tab_to(screen: Screen, testid: str) -> None:
+    """Press Tab until the control with ``testid`` has the focus."""
+    for _ in range(60):
+        if active_testid(screen) == testid:
+            return
+        press(screen, Keys.TAB)
+    raise AssertionError(f"Tab never reached {testid}")
 
 
 def test_desktop_puts_board_and_controls_side_by_side(screen: Screen) -> None:
@@ -234,8 +271,7 @@ def test_the_move_log_is_the_same_after_a_reload(screen: Screen) -> None:
     wait_for_ruby_to_roll(screen)
     by_testid(screen, "roll").click()
     wait_for_five_and_three(screen)
-    by_testid(screen, "board-piece-ruby-1").click()
-    by_testid(screen, "move-option").click()
+    by_testid(screen, "board-piece-ruby-1").click()  # Enter, its one move
     until(screen, lambda: entered(screen), "Ruby's piece 1 to enter")
     before = by_testid(screen, "log").text.splitlines()
     assert before[0] == "Ruby entered piece 1" and "Ruby rolled 5 and 3" in before, before
@@ -258,8 +294,13 @@ def test_badges_mark_the_seat_to_play_and_a_landing_marker_takes_its_move(
     by_testid(screen, "roll").click()
     wait_for_five_and_three(screen)
     assert by_testid(screen, "dice-owner").text == "Ruby's roll"
+    two_step_moves(screen)  # the piece's marker and option first
     by_testid(screen, "board-piece-ruby-1").click()
     until(screen, lambda: len(all_now(screen, css("board-target"))) == 1, "Enter's marker")
+    assert [e.text for e in all_now(screen, css("move-option"))] == ["Enter"]
+    width = screen.selenium.execute_script("return innerWidth")
+    left, _, right, _ = box(screen, "move-option")
+    assert 0 <= left < right <= width, "the option fits the phone"
     marker = by_testid(screen, "board-target")
     assert marker.get_attribute("aria-label") == "Enter"
     left, top, right, bottom = screen.selenium.execute_script(
@@ -321,5 +362,105 @@ def test_a_tap_beside_a_movable_piece_reaches_it(screen: Screen) -> None:
     left, _, right, _ = box(screen, "board-piece-ruby-1")
     assert right - left < 44, "the piece itself is smaller than a thumb"
     ActionChains(screen.selenium).move_to_element_with_offset(piece, 0, -20).click().perform()
-    until(screen, lambda: [e.text for e in all_now(screen, css("move-option"))] == ["Enter"],
-          "a piece selected by the tap beside it")
+    until(screen, lambda: entered(screen), "the piece entered by the tap beside it")
+
+
+OPTIONS_WATCH = """
+window.optionsSeen = 0;
+new MutationObserver(() => {
+  window.optionsSeen += document.querySelectorAll('[data-testid=move-option]').length;
+}).observe(document.body, {childList: true, subtree: true});
+"""
+"""Counts movement option buttons in the page after every change of it."""
+
+
+def test_a_tap_on_a_piece_with_one_move_makes_the_move(screen: Screen) -> None:
+    """With 5 and 3 and every piece in START, each piece can only enter, and then only
+    piece 1 can use the 3: one tap on the board, then one on its button, makes both moves
+    without ever showing an option."""
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    wait_for_five_and_three(screen)
+    screen.selenium.execute_script(OPTIONS_WATCH)
+    by_testid(screen, "board-piece-ruby-1").click()
+    until(screen, lambda: entered(screen), "Ruby's piece 1 to enter at once")
+    until(screen, lambda: by_testid(screen, "piece-1").is_enabled()
+          and not by_testid(screen, "piece-2").is_enabled(), "only piece 1 to use the 3")
+    by_testid(screen, "piece-1").click()
+    until(screen, lambda: "Ruby moved piece 1 by 3" in by_testid(screen, "log").text,
+          "the 3 to be played at once")
+    assert screen.selenium.execute_script("return window.optionsSeen") == 0
+
+
+PAIR_SEED = 21
+"""Ruby wins the opening roll (6+1 against 3+1), rolls 5 and 5 and enters pieces 1 and 2 (a
+blockade on square 5), then rolls 3 and 4: both pieces of the pair may move."""
+
+TO_SCREEN = """
+const layer = document.querySelector('[data-testid=board] > g');
+const p = new DOMPoint(arguments[0], arguments[1]).matrixTransform(layer.getScreenCTM());
+return [p.x, p.y];
+"""
+SELECTED = """
+return [...document.querySelectorAll('[data-testid^=board-piece-]')]
+  .filter(g => g.querySelector('circle.selected-ring')).map(g => g.dataset.testid);
+"""
+
+
+def tap_screen_point(screen: Screen, x: float, y: float) -> None:
+    """A tap at a point of the page (CSS px), through the board element under it."""
+    board = by_testid(screen, "board")
+    left, top, right, bottom = box(screen, "board")
+    ActionChains(screen.selenium).move_to_element_with_offset(
+        board, round(x - (left + right) / 2), round(y - (top + bottom) / 2)).click().perform()
+
+
+def test_each_piece_of_a_pair_takes_a_thumb_sized_tap_of_its_own(
+        screen: Screen, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blockade: the two pieces sit side by side in the square, and taps anywhere in a
+    44 x 44 px span on either side of it select that side's piece."""
+    from parcheesi.layout import CELL, PAIR_REACH, piece_point, square_point
+
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: PAIR_SEED)
+    start_solo_game(screen)
+    by_testid(screen, "roll").click()  # for the start
+    wait_for_ruby_to_roll(screen)
+    by_testid(screen, "roll").click()
+    until(screen, lambda: by_testid(screen, "dice").get_attribute("aria-label")
+          == "Dice of Ruby: 5 and 5", "the dice to show 5 and 5")
+    for piece in (1, 2):  # each piece's one move: enter
+        by_testid(screen, f"board-piece-ruby-{piece}").click()
+        until(screen, lambda p=piece: "on the track" in (by_testid(
+            screen, f"board-piece-ruby-{p}").get_attribute("aria-label") or ""),
+            f"piece {piece} to enter")
+    wait_for_ruby_to_roll(screen)  # doubles: Ruby rolls again
+    by_testid(screen, "roll").click()
+    until(screen, lambda: movable_ruby_pieces(screen) == ["board-piece-ruby-1",
+                                                          "board-piece-ruby-2"],
+          "both pieces of the pair to be movable")
+    two_step_moves(screen)  # a tap selects: which piece it reached shows
+
+    pieces = ((0, 0, START, START), (), (START,) * 4, ())
+    centre = square_point(RUBY, 0)
+    first, second = piece_point(RUBY, 0, pieces), piece_point(RUBY, 1, pieces)
+    assert first[0] < centre[0] < second[0] and first[1] < centre[1] < second[1]
+    reach = PAIR_REACH - CELL / 10
+    probes = {  # angles (degrees, y down) on each piece's side of the diagonal
+        "board-piece-ruby-1": (137, 180, 270, 313),
+        "board-piece-ruby-2": (317, 0, 90, 133),
+    }
+    seen: dict[str, list[list[float]]] = {testid: [] for testid in probes}
+    for k in range(4):
+        for testid, angles in probes.items():
+            a = math.radians(angles[k])
+            x, y = screen.selenium.execute_script(
+                TO_SCREEN, centre[0] + reach * math.cos(a), centre[1] + reach * math.sin(a))
+            seen[testid].append([x, y])
+            tap_screen_point(screen, x, y)
+            until(screen, lambda t=testid: screen.selenium.execute_script(SELECTED) == [t],
+                  f"a tap at {angles[k]} degrees to select {testid}")
+    for testid, points in seen.items():
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        assert max(xs) - min(xs) >= 44 and max(ys) - min(ys) >= 44, (testid, points)

@@ -25,9 +25,12 @@ from parcheesi.layout import (
     CELL,
     GRID,
     HOME_RADIUS,
+    PAIR_REACH,
     PIECE_RADIUS,
+    RIM,
     SIZE,
     START_RADIUS,
+    TAP_REACH,
     Rect,
     centre_rect,
     hit_radius,
@@ -38,13 +41,18 @@ from parcheesi.layout import (
     piece_point,
     piece_radius,
     safe_squares,
+    square_point,
     start_circle,
     start_slots,
+    tap_area,
     track_rect,
 )
 
 Cell = tuple[int, int]
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
+PHONE_SCALE = 342 / SIZE
+"""CSS px per board unit on a 390 x 844 phone, where the board is about 342 px wide (the
+browser tests measure it)."""
 DIAGONAL_PAIRS = {(8, 9), (25, 26), (42, 43), (59, 60)}
 """Where the track leaves one arm for the next (17k+8 -> 17k+9): the last square of an arm's
 right column and the first of the next arm's left column touch only at a corner."""
@@ -173,17 +181,25 @@ def test_home_slots_lie_in_the_colours_triangle(colour: int) -> None:
             assert side * ref > 0
 
 
-def test_two_pieces_on_one_square_are_both_visible() -> None:
+def inside_rect(x: float, y: float, r: float, rect: Rect) -> bool:
+    rx, ry, w, h = rect
+    return rx <= x - r and x + r <= rx + w and ry <= y - r and y + r <= ry + h
+
+
+def side_by_side(pieces, a: tuple[int, int], b: tuple[int, int], rect: Rect) -> None:
+    """Both pieces drawn wholly inside the cell, white rims included, and clear of each other."""
+    (ax, ay), (bx, by) = piece_point(*a, pieces), piece_point(*b, pieces)
+    ra, rb = piece_radius(*a, pieces) + RIM, piece_radius(*b, pieces) + RIM
+    assert inside_rect(ax, ay, ra, rect) and inside_rect(bx, by, rb, rect)
+    assert math.dist((ax, ay), (bx, by)) >= ra + rb
+    assert min(ra, rb) - RIM >= 0.25 * CELL  # still a piece, not a dot
+
+
+def test_two_pieces_on_one_square_sit_side_by_side_inside_it() -> None:
     pieces = ((10, 10, START, 66), (), (), (30, 66, 66, START))
     # Ruby 10 and 10: a blockade on square 15; Amber's pair in its lane at 66.
-    a, b = piece_point(RUBY, 0, pieces), piece_point(RUBY, 1, pieces)
-    r = piece_radius(RUBY, 0, pieces)
-    assert math.dist(a, b) >= 2 * r
-    x, y, w, h = track_rect(15)
-    for px, py in (a, b):
-        assert x < px < x + w and y < py < y + h
-    c, d = piece_point(AMBER, 1, pieces), piece_point(AMBER, 2, pieces)
-    assert math.dist(c, d) >= 2 * piece_radius(AMBER, 1, pieces)
+    side_by_side(pieces, (RUBY, 0), (RUBY, 1), track_rect(15))
+    side_by_side(pieces, (AMBER, 1), (AMBER, 2), lane_rect(AMBER, 66))
     # Ruby's lone lane piece at 66 is not disturbed by Amber's pair at 66 in another lane.
     assert piece_point(RUBY, 3, pieces) == pytest.approx(
         (lane_rect(RUBY, 66)[0] + CELL / 2, lane_rect(RUBY, 66)[1] + CELL / 2)
@@ -191,10 +207,74 @@ def test_two_pieces_on_one_square_are_both_visible() -> None:
     assert piece_radius(RUBY, 3, pieces) == PIECE_RADIUS
 
 
-def test_pieces_of_two_colours_on_one_square_are_both_visible() -> None:
-    # Amber progress 13 and Ruby progress 0 are both on square 5 (as during an entry capture).
-    pieces = ((0, START, START, START), (), (), (13, START, START, START))
-    assert piece_point(RUBY, 0, pieces) != piece_point(AMBER, 0, pieces)
+def test_pieces_of_two_colours_on_one_square_sit_side_by_side_inside_it() -> None:
+    # Ruby progress 7 and Emerald progress 58 share the star square 12 ((0 + 5 + 7) and
+    # (17 + 5 + 58) mod 68); Amber 17 and Ruby 0 are both on square 5, Ruby's entry square
+    # ((51 + 5 + 17) mod 68).
+    pieces = ((7, START, START, START), (58, START, START, START), (), ())
+    side_by_side(pieces, (RUBY, 0), (EMERALD, 0), track_rect(12))
+    pieces = ((0, START, START, START), (), (), (17, START, START, START))
+    side_by_side(pieces, (RUBY, 0), (AMBER, 0), track_rect(5))
+
+
+def test_each_piece_of_a_pair_has_half_a_thumb_wide_disc() -> None:
+    """A tap beside a pair goes to the nearer of its two pieces, within one disc round their
+    square: each piece's half reaches 44 CSS px across and as high on the phone, and it
+    lies on that piece's side."""
+    pieces = ((10, 10, START, START), (), (), ())
+    centre = square_point(RUBY, 10)
+    discs = {tap_area(RUBY, k, pieces) for k in (0, 1)}
+    assert discs == {(*centre, PAIR_REACH)}
+    own = {0: [], 1: []}
+    step = CELL / 40
+    n = int(PAIR_REACH / step)
+    for i, j in itertools.product(range(-n, n + 1), repeat=2):
+        point = (centre[0] + i * step, centre[1] + j * step)
+        if math.dist(point, centre) < PAIR_REACH:
+            nearer = min((0, 1), key=lambda k: math.dist(point, piece_point(RUBY, k, pieces)))
+            own[nearer].append(point)
+    for k, points in own.items():
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        assert (max(xs) - min(xs)) * PHONE_SCALE >= 44, k
+        assert (max(ys) - min(ys)) * PHONE_SCALE >= 44, k
+    # a lone piece's own disc is centred on it, 44 px across
+    lone = ((10, START, START, START), (), (), ())
+    assert tap_area(RUBY, 0, lone) == (*piece_point(RUBY, 0, lone), TAP_REACH)
+    assert 2 * TAP_REACH * PHONE_SCALE >= 44
+
+
+def test_pieces_home_are_as_large_as_their_triangle_allows() -> None:
+    for colour in range(4):
+        triangle = home_triangle(colour)
+        for count in range(1, 5):
+            pieces = [(START,) * 4 for _ in COLOURS]
+            pieces[colour] = (HOME,) * count + (START,) * (4 - count)
+            spots = [(piece_point(colour, k, pieces), piece_radius(colour, k, pieces))
+                     for k in range(count)]
+            for (x, y), r in spots:
+                assert in_triangle((x, y), r + RIM, triangle), (colour, count)
+                assert r >= HOME_RADIUS
+            for (p, r), (q, s) in itertools.combinations(spots, 2):
+                assert math.dist(p, q) >= r + s + 2 * RIM, (colour, count)
+            if count == 1:
+                assert spots[0][1] > PIECE_RADIUS  # one piece HOME: larger than on the track
+    # HOME in piece order: piece 4 alone there takes the one-piece place
+    pieces = ((START, START, START, HOME), (), (), ())
+    assert piece_point(RUBY, 3, pieces) == piece_point(RUBY, 0, ((HOME,) * 1 + (START,) * 3,
+                                                                 (), (), ()))
+
+
+def in_triangle(point: tuple[float, float], r: float, corners) -> bool:
+    """The circle round ``point`` lies inside the triangle (on the inner side of each edge,
+    at least ``r`` from it)."""
+    x, y = point
+    for (x1, y1), (x2, y2), (x3, y3) in itertools.permutations(corners):
+        edge = math.dist((x1, y1), (x2, y2))
+        side = ((x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)) / edge
+        ref = (x2 - x1) * (y3 - y1) - (y2 - y1) * (x3 - x1)
+        if side * math.copysign(1, ref) < r:
+            return False
+    return True
 
 
 def test_pieces_in_start_and_home_use_distinct_slots() -> None:

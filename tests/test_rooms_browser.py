@@ -85,14 +85,15 @@ class Phone:
         return self.driver.execute_script(
             "return localStorage.getItem(arguments[0])", f"parcheesi-seat-{code}")
 
-    def play_first_move(self, enter: str, then: str) -> None:
-        """Roll, enter piece 1 with the 5, then move it with the other die."""
+    def play_first_move(self, then: str) -> None:
+        """Roll, enter piece 1 with the 5, then move it with the other die (``then``, e.g.
+        "by 4"): each time its one move, which a tap on the piece makes at once."""
         self.click("roll")
         self.click("piece-1")
-        self.click("move-option", enter)
-        self.wait(lambda: not self.all("move-option"), "the entry to be played")
+        self.wait(lambda: (self.text("log").splitlines() or [""])[0].endswith(
+            "entered piece 1"), "the entry to be played")
         self.click("piece-1")
-        self.click("move-option", then)
+        self.wait(lambda: f"moved piece 1 {then}" in self.text("log"), f"the move {then}")
 
 
 @pytest.mark.browser
@@ -142,12 +143,12 @@ def test_host_and_guest_play_the_first_turns_in_two_browsers(
             phone.shows("turn", "Turn: Sam (Sapphire)")
         assert not host.enabled("roll")
 
-        guest.play_first_move("Enter", "Move 4")
+        guest.play_first_move("by 4")
         for phone in (host, guest):
             phone.shows("turn", "Turn: Hana (Ruby)")
         assert not guest.enabled("roll")
         assert not any(guest.enabled(f"piece-{k}") for k in range(1, 5))
-        host.play_first_move("Enter", "Move 6")
+        host.play_first_move("by 6")
         for phone in (host, guest):
             phone.shows("turn", "Turn: Sam (Sapphire)")
         guest.wait(lambda: guest.enabled("roll"), "Sam's next roll")

@@ -22,7 +22,6 @@ from nicegui.testing import User, UserInteraction
 from room_helpers import (
     SimulatedBrowser,
     click,
-    click_on,
     create_room,
     drop_connection,
     enabled_now,
@@ -36,7 +35,7 @@ from room_helpers import (
     text_is,
     type_into,
 )
-from ui_helpers import element, elements, enabled, settle, text, until
+from ui_helpers import element, elements, enabled, settle, text, two_step_moves, until
 
 from components.server import Server
 from parcheesi.ai import decide
@@ -247,15 +246,11 @@ async def test_host_and_two_guests_fill_a_room_and_play_the_first_turns(
     # Her phone reloads mid-turn: it gets the seat back.
     await ana.user.open(f"/room/{code}")
     await until(lambda: enabled_now(ana.user, "piece-1"), "Ana's pieces after the reload")
-    await click(ana.user, "piece-1")
-    (enter,) = [b for b in elements(ana.user, "move-option") if b.text == "Enter"]
-    await click_on(ana.user, enter)
+    await click(ana.user, "piece-1")  # Enter, its one move
     await until(lambda: game.state.pieces[EMERALD][0] == 0, "the piece to enter")
-    await click(ana.user, "piece-1")
-    (move,) = elements(ana.user, "move-option")
-    assert move.text == "Move 2"
-    await click_on(ana.user, move)
+    await click(ana.user, "piece-1")  # Move 2, its one move now
     await until(lambda: game.state.turn == SAPPHIRE, "Ben's turn")
+    assert game.state.pieces[EMERALD][0] == 2
     for person in everyone:
         await text_is(person.user, "turn", "Turn: Ben (Sapphire)")
 
@@ -437,10 +432,8 @@ async def test_after_a_restart_everyone_gets_their_seat_and_the_game_back(
             await text_is(person.user, "turn", "Turn: Sam (Sapphire)")
         await until(lambda: enabled_now(guest.user, "piece-1"), "Sam's pieces")
         assert not any(enabled(host.user, b) for b in PLAY_BUTTONS)
-        await click(guest.user, "piece-1")
-        await click(guest.user, "move-option")  # Enter
-        await click(guest.user, "piece-1")
-        await click(guest.user, "move-option")  # Move 4
+        await click(guest.user, "piece-1")  # Enter, its one move
+        await click(guest.user, "piece-1")  # Move 4, its one move now
         await text_is(host.user, "turn", "Turn: Hana (Ruby)")
         assert again.version == 5 and again.state.pieces[SAPPHIRE][0] == 4
         await until(lambda: enabled_now(host.user, "roll"), "Hana's roll")
@@ -533,6 +526,7 @@ async def test_a_double_tap_on_a_move_option_moves_once(app_server: Server, peop
     while game.state.phase is not Phase.MOVE:  # the opening rolls and the first roll
         await click(tokens[game.state.turn].user, "roll")
     mover = tokens[game.state.turn]
+    await two_step_moves(mover.user)  # a tap on the piece shows its options
     piece = next(k for k in range(1, 5) if enabled(mover.user, f"piece-{k}"))
     await click(mover.user, f"piece-{piece}")
     version = game.version

@@ -69,6 +69,23 @@ def test_options_say_what_they_do_besides_moving():
     assert [t for t, _ in model.screen(now, []).options] == ["Move 5: HOME, bonus 10", "Move 3"]
 
 
+def test_a_piece_with_one_move_moves_at_once_unless_the_setting_says_otherwise():
+    # 6 and 2: piece 1 on the track can move 6, 2 or 8; piece 2, three squares from HOME in
+    # its lane, only 2.
+    state, _ = rolled("ruby", {"ruby": [10, 68, S, S], "sapphire": [S] * 4}, (6, 2))
+    now = seen(state)
+    only = [c.action for c in PARCHEESI_RULES.choices(state) if c.piece == 1]
+    assert only == [Move(1, (2,))]  # the engine's word: piece 2 has one choice
+    model = TableModel()
+    assert model.pick_piece(now, 1) == Move(1, (2,))  # taken at once, nothing selected
+    assert model.screen(now, []).board.selected is None
+    assert model.pick_piece(now, 0) is None  # three choices: the piece is selected
+    assert model.screen(now, []).board.selected == (RUBY, 0)
+    two_steps = TableModel()
+    assert two_steps.pick_piece(now, 1, at_once=False) is None  # the setting is off
+    assert [text for text, _ in two_steps.screen(now, []).options] == ["Move 2"]
+
+
 def test_a_portion_picked_first_makes_the_piece_tap_an_action():
     state, _ = rolled("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, (6, 2))
     model = TableModel()

@@ -177,6 +177,15 @@ async def press(user: User, key: str) -> None:
         await click(user, testid)
 
 
+async def two_step_moves(user: User) -> None:
+    """Turn off "Move at once when a piece has one move" in the settings dialog, as a person
+    who wants to see a piece's options before each move does: a tap on a piece then always
+    selects it."""
+    await click(user, "settings")
+    await click(user, "setting-one-tap")
+    await click(user, "settings-close")
+
+
 async def choose(user: User, testid: str, value: Any) -> None:
     """Pick a value in a toggle, radio or select (what the person's choice sends)."""
     target = element(user, testid)

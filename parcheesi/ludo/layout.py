@@ -51,6 +51,11 @@ YARD_RADIUS = 0.55 * CELL
 HOME_RADIUS = 0.26 * CELL
 LONE_HIT = 0.47 * CELL
 YARD_HIT = 0.9 * CELL
+TAP_REACH = parcheesi_layout.TAP_REACH
+"""How far from a lone movable piece's centre a tap beside it still reaches it: the same
+board units, so the same 44 CSS px on a phone, as on the Parcheesi board."""
+CROWD_REACH = 1.25 * CELL
+"""The reach of pieces sharing a square, from the square's centre: the nearest takes a tap."""
 
 YARD_CENTRE_LOCAL: Point = (-4.5, 4.5)
 """The middle of Red's 6 x 6 yard, bottom left (cell units from the board's centre)."""
@@ -231,6 +236,19 @@ def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -
     if count == 1:
         return LONE_HIT
     return piece_radius(colour, piece_index, pieces)
+
+
+def tap_area(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+             ) -> tuple[float, float, float]:
+    """(x, y, reach): the disc within which a tap that lands on no piece reaches this one
+    (when it may move and no other movable piece is nearer); pieces sharing a square share
+    one disc round the square's centre, of which the nearest takes a tap."""
+    progress = pieces[colour][piece_index]
+    if len(_companions(colour, piece_index, pieces)) > 1:
+        x, y = square_point(colour, progress)
+        return (x, y, CROWD_REACH)
+    x, y = piece_point(colour, piece_index, pieces)
+    return (x, y, TAP_REACH)
 
 
 def path_points(colour: int, start_progress: int, end_progress: int, piece_index: int = 0
