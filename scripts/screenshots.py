@@ -2,7 +2,9 @@
 computer at phone size (390 x 844), played with Roll and Play best to the end, in light and
 dark colour schemes: the start, mid-game, a capture, and the finish.
 
-    .venv/bin/python scripts/screenshots.py
+    .venv/bin/python scripts/screenshots.py [--game ludo]
+
+Ludo's shots are named ``ludo-<moment>-<scheme>.png``.
 
 Starts its own server (pace 0.2, a fresh data directory) and Debian's headless Chromium.
 """
@@ -25,6 +27,8 @@ from serving import free_port, stop_server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 MAX_PRESSES = 600
+GAME = sys.argv[sys.argv.index("--game") + 1] if "--game" in sys.argv else "parcheesi"
+PREFIX = "" if GAME == "parcheesi" else f"{GAME}-"
 
 
 def testid(driver, name: str):
@@ -43,6 +47,7 @@ def press_next(driver) -> bool:
 
 
 def shoot(driver, name: str) -> None:
+    name = PREFIX + name
     for scheme in ("light", "dark"):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "features": [{"name": "prefers-color-scheme", "value": scheme}]})
@@ -54,6 +59,9 @@ def shoot(driver, name: str) -> None:
 def play(driver, base: str) -> None:
     driver.get(f"{base}/new")
     time.sleep(1.5)
+    if GAME != "parcheesi":
+        driver.find_element(By.XPATH, f"//*[normalize-space()='{GAME.title()}']").click()
+        time.sleep(0.5)
     driver.find_element(By.XPATH, "//*[normalize-space()='2 players']").click()
     time.sleep(0.5)
     testid(driver, "start-game").click()

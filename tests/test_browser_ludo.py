@@ -1,0 +1,149 @@
+"""Ludo in headless Chromium at phone size: a solo game played to its end with the table's
+own controls, the house rules on the table at 320 x 640, and an online Ludo room in two
+browsers (the host's and a guest's, each with its own storage).
+
+Waiting is on conditions only (WebDriverWait, ``screen.wait_for``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import start_chromium
+from nicegui.testing import Screen
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from test_browser_table import all_now, box, by_testid, css, enabled_button, until
+from test_rooms_browser import Phone
+
+SEED = 5
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
+
+
+def choose_ludo(screen: Screen, players: str = "2 players") -> None:
+    screen.open("/new")
+    screen.click("Ludo")
+    screen.wait_for(lambda: bool(all_now(screen, css("seat-red"))))
+    screen.click(players)
+
+
+def press_something(screen: Screen) -> bool:
+    """Roll, or tap the first movable piece (and its first option if the table asks which);
+    False when nothing is to be pressed yet. A control redrawn while pressed is retried."""
+    with contextlib.suppress(WebDriverException):
+        roll = all_now(screen, css("roll"))
+        if roll and roll.pop().is_enabled():
+            by_testid(screen, "roll").click()
+            return True
+        for k in range(1, 5):
+            piece = all_now(screen, css(f"piece-{k}"))
+            if piece and piece[0].is_enabled():
+                piece[0].click()
+                options = all_now(screen, css("move-option"))
+                if options and options[0].is_displayed():
+                    options[0].click()
+                return True
+    return False
+
+
+def no_sideways_scroll(screen: Screen) -> bool:
+    return bool(screen.selenium.execute_script(
+        "return document.documentElement.scrollWidth <= innerWidth"))
+
+
+@pytest.mark.browser
+def test_a_solo_ludo_game_is_played_to_the_end_on_a_phone(screen: Screen) -> None:
+    choose_ludo(screen)
+    by_testid(screen, "start-game").click()
+    until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"), "the table")
+    assert by_testid(screen, "board").get_attribute("aria-label") == "Ludo board"
+    assert [b.get_attribute("data-testid") for b in all_now(screen, '[data-testid^="player-"]')
+            ] == ["player-red", "player-yellow"]
+    assert no_sideways_scroll(screen)
+    for _ in range(2000):
+        if all_now(screen, css("winner")):
+            break
+        if not press_something(screen):
+            until(screen, lambda: bool(all_now(screen, css("winner"))) or any(
+                b.is_enabled() for b in all_now(screen, '[data-testid="roll"], '
+                                                        '[data-testid^="piece-"]')),
+                  "something to press, or the end")
+    until(screen, lambda: bool(all_now(screen, css("winner"))), "the finish")
+    left, top, right, bottom = box(screen, "winner")
+    width, height = screen.selenium.execute_script("return [innerWidth, innerHeight]")
+    assert left >= 0 and right <= width and top >= 0 and bottom <= height, "in view"
+    assert "wins!" in by_testid(screen, "winner").text
+    assert all_now(screen, css("play-again"))
+
+
+@pytest.mark.browser
+def test_house_rules_show_on_a_small_phones_ludo_table(screen: Screen) -> None:
+    screen.selenium.set_window_size(320, 640)
+    choose_ludo(screen, "4 players")
+    for switch in ("house-stars", "house-six_again"):
+        by_testid(screen, switch).click()
+    by_testid(screen, "start-game").click()
+    until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"), "the table")
+    assert by_testid(screen, "house-rules").text == "House rules: Six again, Star squares"
+    stars = screen.selenium.find_elements(By.CSS_SELECTOR, '[data-testid="board"] polygon')
+    assert len(stars) >= 8 + 4  # the eight marked squares' stars and the four triangles
+    assert no_sideways_scroll(screen)
+
+
+@pytest.mark.browser
+def test_an_online_ludo_room_in_two_browsers(
+        screen: Screen, nicegui_chrome_options: webdriver.ChromeOptions) -> None:
+    host = Phone(screen.selenium)
+    choose_ludo(screen)
+    screen.click("Online room")
+    host.click("kind-yellow")
+    screen.selenium.find_element(
+        By.XPATH, "//div[contains(@class, 'q-item')][normalize-space(.)='Invited player']"
+    ).click()
+    host.wait(lambda: "joins with the code" in host.page_text(), "Yellow to be invited")
+    host.click("house-third_six")
+    host.type("name-red", "Hana")
+    host.click("start-game")
+    host.wait(lambda: host.all("room-code"), "the room")
+    assert host.text("room-game") == "Ludo · house rules: Third six"
+    link = urlsplit(host.all("invite-link")[0].get_attribute("href") or "")
+
+    guest = Phone(start_chromium(nicegui_chrome_options))
+    try:
+        guest.driver.get(f"http://localhost:{Screen.PORT}{link.path}")
+        guest.type("guest-name", "Sam")
+        guest.click("claim-seat-yellow")
+        guest.wait(lambda: "Sam (you)" in guest.page_text(), "Sam's seat")
+        guest.click("ready")
+        host.shows("seat-status-yellow", "ready")
+        host.click("start-game")
+        for phone in (host, guest):
+            phone.shows("turn", "Opening roll: Hana (Red)")
+            assert phone.text("house-rules") == "House rules: Third six"
+        host.click("roll")
+        guest.shows("turn", "Opening roll: Sam (Yellow)")
+        assert not host.enabled("roll")
+        guest.click("roll")
+        for phone in (host, guest):
+            phone.wait(lambda p=phone: p.text("turn").startswith("Turn: "), "the first turn")
+        starter = host.text("turn")
+        assert starter in ("Turn: Hana (Red)", "Turn: Sam (Yellow)")
+        mover, other = (host, guest) if "Hana" in starter else (guest, host)
+        name = "Hana" if mover is host else "Sam"
+        seen_before = other.text("log")
+        mover.click("roll")
+        other.wait(lambda: other.text("log") != seen_before, "the roll, seen by the other")
+        new = other.text("log").splitlines()[:3]
+        assert any(line.startswith(f"{name} rolled ") for line in new), new
+        errors = [entry for entry in guest.driver.get_log("browser")
+                  if entry.get("level") in ("SEVERE", "ERROR")]
+        assert errors == [], errors
+    finally:
+        guest.driver.quit()
