@@ -26,6 +26,7 @@ from ui_helpers import (
     until,
 )
 
+from components.ludo_texts import HOUSE_WORDS
 from components.server import Server
 from parcheesi.live import COMPUTER
 from parcheesi.ludo.board import HOME
@@ -169,3 +170,19 @@ async def test_an_online_ludo_room_keeps_its_game_and_house_rules(app_server: Se
     game = await app_server.hub.get(room.game_id)
     assert game is not None and (game.kind, game.house) == ("ludo", ("third_six",))
     await computers_done(game)
+
+
+async def test_the_ludo_rules_page_agrees_with_the_rules_and_lists_every_house_rule(
+        table_user: User) -> None:
+    user = table_user
+    await user.open("/rules")
+    assert elements(user, "rules-ludo")
+    await user.open("/rules/ludo")
+    rules = element(user, "rules", ui.markdown).content
+    for fact in ("track has 52 squares", "only with a **6**", "**exact** number",
+                 "sends **one** of their pieces", "protects **your** pieces only",
+                 "1,000 rolls", "**play on**"):
+        assert fact in rules, fact
+    for short, what in HOUSE_WORDS.values():
+        assert f"**{short}**: {what}." in rules
+    assert elements(user, "rules-parcheesi")
