@@ -15,10 +15,10 @@ from nicegui import ui
 ORIENTATIONS = {
     "auto": "Automatic (your colour at the bottom in solo games)",
     "turn": "Player to move at the bottom",
-    "ruby": "Ruby at the bottom",
-    "emerald": "Emerald at the bottom",
-    "sapphire": "Sapphire at the bottom",
-    "amber": "Amber at the bottom",
+    "ruby": "Ruby (Ludo: Red) at the bottom",
+    "emerald": "Emerald (Ludo: Green) at the bottom",
+    "sapphire": "Sapphire (Ludo: Blue) at the bottom",
+    "amber": "Amber (Ludo: Yellow) at the bottom",
 }
 SLIDERS_ICON = ("M3 5h10v2H3zM17 5h4v2h-4zM13 3h2v6h-2zM3 11h4v2H3zM11 11h10v2H11zM7 9h2v6H7z"
                 "M3 17h12v2H3zM19 17h2v2h-2zM15 15h2v6h-2z|0 0 24 24")

@@ -30,6 +30,7 @@ from .board_view import Board
 from .buttons import PlainButton
 from .dice_view import Dice
 from .looks import look_for
+from .palette import PAINT
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
@@ -343,14 +344,19 @@ class TableView:
                     remove="badge-current")
 
     def rotation(self) -> int:
+        """The quarter turns that bring the chosen colour to the bottom of the board."""
+        return self.board.layout.quarter_turns(self.bottom_colour())
+
+    def bottom_colour(self) -> int:
         choice = self.settings.orientation
         if choice == "auto":
             local = self.seating.view_colour
             return local if local is not None and local in range(4) else 0
         if choice == "turn":
             return self.game.turn
-        colours = self.game.rules.colours
-        return colours.index(choice) if choice in colours else 0
+        # A colour of the setting's names, or the same paint in this game (ruby: Ludo's red).
+        paints = [PAINT[name] for name in self.game.rules.colours]
+        return paints.index(PAINT[choice]) if PAINT.get(choice) in paints else 0
 
     def redraw(self, events: list[Event]) -> None:
         """Draw the model's screen for the game now (``events``: what led there)."""

@@ -373,3 +373,9 @@ def star_points(radius: float, inner_ratio: float = 0.45) -> tuple[Point, ...]:
 def yard_rects() -> tuple[Rect, ...]:
     """The corner areas drawn in each colour: none on this board (START is a circle)."""
     return ()
+
+
+def quarter_turns(colour: int) -> int:
+    """How many clockwise quarter turns of the drawing bring ``colour``'s arm to the bottom
+    (the arms follow one another counterclockwise on screen)."""
+    return colour % 4

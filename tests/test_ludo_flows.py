@@ -186,3 +186,16 @@ async def test_the_ludo_rules_page_agrees_with_the_rules_and_lists_every_house_r
     for short, what in HOUSE_WORDS.values():
         assert f"**{short}**: {what}." in rules
     assert elements(user, "rules-parcheesi")
+
+
+async def test_the_board_turns_so_the_players_yard_is_at_the_bottom(
+        app_server: Server, table_user: User) -> None:
+    user = table_user
+    await open_ludo_form(user)
+    await choose(user, "your-colour", GREEN)
+    await click(user, "start-game")
+    await until(lambda: board(user) is not None, "the table to open")
+    shown = board(user)
+    assert shown is not None and shown.view["rotation"] == 3  # Green's yard is top left
+    await choose(user, "setting-orientation", "sapphire")  # the blue paint: Ludo's Blue
+    await until(lambda: board(user).view["rotation"] == 1, "Blue at the bottom")

@@ -97,3 +97,14 @@ def test_stars_are_marked_only_with_the_house_rule():
     assert [m.square for m in layout.safe_squares()] == list(START_SQUARES)
     stars = [m.square for m in layout.safe_squares(("stars",)) if m.kind == "star"]
     assert stars == [8, 21, 34, 47]
+
+
+def test_the_quarter_turns_bring_each_colours_yard_to_the_bottom_left():
+    """The board component turns the drawing clockwise by 90 degrees per quarter turn."""
+    centre = layout.SIZE / 2
+    for colour in range(4):
+        x, y, w, h = layout.yard_rects()[colour]
+        u, v = x + w / 2 - centre, y + h / 2 - centre
+        for _ in range(layout.quarter_turns(colour)):
+            u, v = -v, u  # clockwise on screen (y down)
+        assert u < 0 < v, colour  # bottom left, where Red's yard is drawn

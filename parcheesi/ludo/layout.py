@@ -289,3 +289,9 @@ def safe_squares(house: Sequence[str] = ()) -> tuple[SafeSquare, ...]:
     if "stars" in house:
         marks += [SafeSquare(s, "star", None) for s in STARS]
     return tuple(sorted(marks, key=lambda mark: mark.square))
+
+
+def quarter_turns(colour: int) -> int:
+    """How many clockwise quarter turns of the drawing bring ``colour``'s yard and arm to
+    the bottom (the arms follow one another clockwise on screen)."""
+    return -colour % 4
