@@ -53,6 +53,28 @@ async def test_actions_are_stored_and_a_fresh_server_resumes_the_game(database_u
     await restarted.close()
 
 
+async def test_a_ludo_game_with_house_rules_is_saved_after_every_action_and_resumes(
+        database_url):
+    store = Store(database_url)
+    seats = [Seat(colour=1, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER,
+                                                         level="hard")]
+    game = await Hub(store).create_local("browser-ludo", "solo", seats, "ludo",
+                                         ("capture_all", "stars"))
+    for _ in range(60):
+        action = game.rules.choices(game.state)[-1].action
+        await game.act(action, version=game.version, computer=not game.seat_to_act().is_human)
+    state, version = game.state, game.version
+    await store.close()
+
+    restarted = Store(database_url)
+    resumed = await Hub(restarted).local_game("browser-ludo")
+    assert resumed is not None and (resumed.kind, resumed.house) == ("ludo", ("capture_all",
+                                                                             "stars"))
+    assert (resumed.state, resumed.version) == (state, version)
+    assert resumed.state.house == ("capture_all", "stars")
+    await restarted.close()
+
+
 async def test_a_stale_or_concurrent_action_is_refused_and_changes_nothing(database_url):
     store = Store(database_url)
     game = await Hub(store).create_local("browser-b", "same_device",
