@@ -9,8 +9,8 @@ drew last.
 
 In the browser, a press also holds every stamped control of the page until an answer
 arrives: every answer (the next position, a refusal, a reconnection) changes the stamp, and
-the script below lets go when it sees a new one. The keyboard shortcuts (R rolls, 1-4 choose
-a piece) press the same buttons, so they take the same path.
+the script below lets go when it sees a new one. The keyboard shortcuts (R or Space rolls,
+1-4 choose a piece) press the same buttons, so they take the same path.
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ PRESS_SCRIPT = """
     if (e.target.closest?.('input, select, textarea, [contenteditable]')) return;
     const key = e.key.toLowerCase();
     const digit = key.length === 1 && '1234'.includes(key);
-    const testid = key === 'r' ? 'roll' : (digit ? 'piece-' + key : null);
+    // Space rolls too, unless it is pressing the focused control (its own meaning).
+    const space = key === ' ' && !e.target.closest?.('button, a, [role=button], [tabindex]');
+    const testid = key === 'r' || space ? 'roll' : (digit ? 'piece-' + key : null);
     const button = testid && document.querySelector(`[data-testid="${testid}"]`);
     if (button && !button.disabled) {
       e.preventDefault();

@@ -174,7 +174,7 @@ def test_phone_roll_and_move_with_the_board(screen: Screen) -> None:
 
 def test_keyboard_only(screen: Screen) -> None:
     start_solo_game(screen)
-    press(screen, "r")  # for the start
+    press(screen, " ")  # Space rolls as R does: for the start
     wait_for_ruby_to_roll(screen)
     press(screen, "r")
     wait_for_five_and_three(screen)
