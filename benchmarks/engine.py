@@ -1,27 +1,42 @@
 """Engine speed: rolls per second, enumeration time per roll, and a worst-case position.
 
     python benchmarks/engine.py [--games 200]
+    python benchmarks/engine.py --game ludo [--games 200] [--runs 5]
 
-Random 4-player games where every roll is fully enumerated (every complete legal sequence,
-``RollPlan.finals``) and a random end position is played through the normal action path.
-The enumeration time per roll is a fresh search of that roll (``RollPlan`` + ``finals``).
+Parcheesi: random 4-player games where every roll is fully enumerated (every complete legal
+sequence, ``RollPlan.finals``) and a random end position is played through the normal
+action path. The enumeration time per roll is a fresh search of that roll (``RollPlan`` +
+``finals``).
+
+Ludo: random 4-player games (no house rules) played to the end through the real rule
+functions: the game's seeded dice, ``legal_moves`` for the roll and ``advance`` (the turn
+machine without event objects) for every roll, move and play-on answer; the players agree
+to play on, as computers do, so a game lasts until three have finished (or the roll limit).
+The same games are played again through ``apply``, which also makes the events. Each figure
+is the best of ``--runs`` runs, since other work on the machine only ever slows a run down.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from parcheesi.analysis import outcomes_after_roll
 from parcheesi.game import Game, Move, Roll, apply, legal_actions, roll_plan
+from parcheesi.ludo import rules as ludo
+from parcheesi.ludo.dice import ludo_dice
+from parcheesi.ludo.moves import legal_moves
+from parcheesi.ludo.state import LudoState, new_state
 from parcheesi.notation import request_from_json
 from parcheesi.rules import RollPlan
 from parcheesi.state import Phase
@@ -83,10 +98,78 @@ def worst_case() -> tuple[float, list[int], int]:
     return slowest
 
 
+def _with_events(state: LudoState, action: ludo.Action, dice: ludo.Dice = None
+                 ) -> LudoState:
+    return ludo.apply(state, action, dice)[0]
+
+
+def ludo_game(seed: int, events: bool) -> LudoState:
+    """One random 4-player Ludo game to its end, with or without the events."""
+    rng = random.Random(seed)
+    dice = ludo_dice(seed)
+    step: Callable[..., LudoState] = _with_events if events else ludo.advance
+    roll, agree = Roll(), ludo.PlayOn(True)
+    moving, asking, over = Phase.MOVE, Phase.PLAY_ON, Phase.OVER
+    state = new_state((0, 1, 2, 3))
+    while True:
+        phase = state.phase
+        if phase is moving:
+            moves = legal_moves(state)
+            state = step(state, moves[int(rng.random() * len(moves))][4])
+        elif phase is asking:
+            state = step(state, agree)
+        elif phase is over:
+            return state
+        else:
+            state = step(state, roll, dice)
+
+
+def ludo_games(games: int, runs: int, events: bool) -> tuple[float, float, float, int]:
+    """Over ``runs`` runs of the same games: the best rate (games per second) by the clock,
+    the median by the clock, the best per second of the process's own CPU time (which
+    other work on the machine does not count), and the rolls of one run."""
+    wall, cpu = [], []
+    rolls = 0
+    for _ in range(runs):
+        started, used = time.perf_counter(), time.process_time()
+        rolls = sum(ludo_game(seed, events).rolls for seed in range(games))
+        wall.append(games / (time.perf_counter() - started))
+        cpu.append(games / (time.process_time() - used))
+    return max(wall), statistics.median(wall), max(cpu), rolls
+
+
+def ludo_main(games: int, runs: int) -> None:
+    best, median, cpu, rolls = ludo_games(games, runs, events=False)
+    with_events, with_events_median, with_events_cpu, _ = ludo_games(games, runs,
+                                                                     events=True)
+    result = {
+        "machine": f"{platform.machine()}, {platform.python_implementation()} "
+                   f"{platform.python_version()}",
+        "game": "ludo",
+        "games": games,
+        "runs": runs,
+        "rolls_per_game": round(rolls / games, 1),
+        "games_per_second": round(best),
+        "games_per_second_median": round(median),
+        "games_per_cpu_second": round(cpu),
+        "rolls_per_second": round(best * rolls / games),
+        "with_events": {"games_per_second": round(with_events),
+                        "games_per_second_median": round(with_events_median),
+                        "games_per_cpu_second": round(with_events_cpu)},
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+    print(json.dumps(result, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--game", choices=("parcheesi", "ludo"), default="parcheesi")
+    parser.add_argument("--runs", type=int, default=5, help="Ludo: runs to take the best of")
     args = parser.parse_args()
+    if args.game == "ludo":
+        ludo_main(args.games, args.runs)
+        return
     rolls, seconds, enumeration = random_games(args.games)
     enumeration.sort()
     worst, dice, outcomes = worst_case()

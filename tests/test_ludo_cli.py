@@ -138,7 +138,8 @@ def test_choose_lines_answers_a_bad_line_with_an_error_and_carries_on() -> None:
     assert done.returncode == 0 and done.stderr == b""
     answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert len(answers) == 4
-    assert answers[0]["pieces"]["red"] == ["yard", 0, "home", "home"]
+    first = {"again": answers[0]["again"], "pieces": answers[0]["pieces"]}
+    assert first in outcomes(EXAMPLE) and answers[0]["reason"]
     assert list(answers[1]) == ["error"] and answers[1]["error"].startswith("not JSON")
     assert "die must be an integer 1..6" in answers[2]["error"]
     assert answers[3] == {"again": False, "pieces": {"green": YARD4, "red": YARD4},

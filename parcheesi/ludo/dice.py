@@ -26,30 +26,44 @@ BLOCK = 32
 
 def dice_block(key: bytes, block: int) -> tuple[int, ...]:
     """The dice of rolls ``block * BLOCK`` .. ``block * BLOCK + BLOCK - 1``."""
-    values: list[int] = []
+    found = b""
     counter = 0
-    while len(values) < BLOCK:
+    while len(found) < BLOCK:
         digest = hashlib.blake2b(block.to_bytes(8, "big") + counter.to_bytes(4, "big"),
                                  key=key, digest_size=64).digest()
-        values.extend(byte % 6 + 1 for byte in digest if byte < 252)
+        found += digest.translate(_DIE_OF_BYTE, _REJECTED)
         counter += 1
-    return tuple(values[:BLOCK])
+    return tuple(found[:BLOCK])
+
+
+_DIE_OF_BYTE = bytes(byte % 6 + 1 for byte in range(256))
+_REJECTED = bytes(range(252, 256))
+"""Bytes 252..255 are dropped: 252 = 6 * 42 values give each face the same chance."""
+
+
+class _Rolls(dict[int, int]):
+    """The dice of one game by roll index, each block worked out the first time one of its
+    rolls is asked for."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.key = seed.to_bytes(16, "big", signed=True)
+
+    def __missing__(self, index: int) -> int:
+        if index.__class__ is not int or index < 0:
+            raise IndexError(f"no die for roll {index!r}")
+        block = index // BLOCK
+        self.update(zip(range(block * BLOCK, block * BLOCK + BLOCK),
+                        dice_block(self.key, block), strict=True))
+        return self[index]
 
 
 def ludo_dice(seed: int) -> LudoDice:
-    """The die of every roll of the game with ``seed`` (any roll, in any order)."""
-    key = seed.to_bytes(16, "big", signed=True)
-    last: list[tuple[int, tuple[int, ...]]] = [(-1, ())]  # the block read last
+    """The die of every roll of the game with ``seed`` (any roll, in any order).
 
-    def roll(index: int) -> int:
-        block, offset = divmod(index, BLOCK)
-        known, values = last[0]
-        if known != block:
-            values = dice_block(key, block)
-            last[0] = (block, values)
-        return values[offset]
-
-    return roll
+    The source is the lookup of a dictionary that fills itself block by block, so a roll
+    already worked out costs one lookup and no Python call."""
+    return _Rolls(seed).__getitem__
 
 
 def fixed_dice(values: Iterable[int], first_index: int = 0) -> LudoDice:
