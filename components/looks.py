@@ -24,6 +24,7 @@ from parcheesi.state import Phase
 
 from . import ludo_texts, texts
 from .board_view import BoardLayout
+from .finish_texts import play_on_note
 
 Namer = Callable[[int], str]
 Burst = tuple[int, int, str]
@@ -68,6 +69,11 @@ def parcheesi_bonuses(events: Sequence[Event]) -> tuple[Burst, ...]:
 
 
 def parcheesi_roll_note(state: Any, name: Namer) -> str | None:
+    """The word to the player to act when there is one: the play-on question, or a roll
+    again for doubles."""
+    question = play_on_note(state, name)
+    if question:
+        return question
     if state.phase is Phase.ROLL and state.doubles:
         return f"{name(state.turn)} rolled doubles: roll again"
     return None

@@ -2,6 +2,7 @@
 
 Pure functions of the Ludo engine's values (:mod:`parcheesi.ludo`), the counterpart of
 ``texts.py`` for Parcheesi, so the status line, the log and the aria-labels say the same.
+The words of the end that both games share (playing on for places) are ``finish_texts``'s.
 """
 
 from __future__ import annotations
@@ -24,19 +25,11 @@ from parcheesi.game import (
     Won,
 )
 from parcheesi.ludo.board import HOME, LAST_TRACK, YARD
-from parcheesi.ludo.events import (
-    Drawn,
-    LimitReached,
-    Placed,
-    PlayingOn,
-    PlayOnAgreed,
-    PlayOnAsked,
-    PlayOnDeclined,
-    RollAgain,
-    ThirdSix,
-)
+from parcheesi.ludo.events import Drawn, LimitReached, RollAgain, ThirdSix
 from parcheesi.ludo.rules import PlayOn
 from parcheesi.state import Phase
+
+from .finish_texts import finish_words, play_on_label, play_on_note
 
 Namer = Callable[[int], str]
 
@@ -70,7 +63,7 @@ def piece_label(name: str, piece: int, progress: int) -> str:
 def option_label(choice: Choice, name: Namer) -> str:
     """Button text: "Bring out", "Move 4: captures Green, roll again", "Play on"."""
     if isinstance(choice.action, PlayOn):
-        return "Play on for the next places" if choice.action.agree else "End the game now"
+        return play_on_label(choice.action)
     assert choice.start is not None and choice.end is not None
     label = "Bring out" if choice.start == YARD else f"Move {choice.end - choice.start}"
     effects = [f"captures {name(c)}" for c in dict.fromkeys(x.colour for x in choice.captures)]
@@ -83,10 +76,6 @@ def option_label(choice: Choice, name: Namer) -> str:
     if choice.again:
         effects.append("roll again")
     return f"{label}: {', '.join(effects)}" if effects else label
-
-
-def _place(place: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
 
 
 def _turn_words(event: Any, name: Namer) -> str | None:
@@ -114,16 +103,6 @@ def _turn_words(event: Any, name: Namer) -> str | None:
 
 def _end_words(event: Any, name: Namer) -> str | None:
     match event:
-        case PlayOnAsked(colours):
-            return f"Play on for the next places? {', '.join(name(c) for c in colours)} decide"
-        case PlayOnAgreed(colour):
-            return f"{name(colour)} plays on"
-        case PlayOnDeclined(colour):
-            return f"{name(colour)} ends the game"
-        case PlayingOn(_):
-            return "Playing on for the next places"
-        case Placed(colour, place):
-            return f"{name(colour)} takes {_place(place)} place"
         case LimitReached(rolls):
             return f"{rolls:,} rolls: the game stops"
         case Drawn():
@@ -148,7 +127,8 @@ def _piece_words(event: Any, name: Namer) -> str | None:
 
 def describe(event: Any, name: Namer) -> str | None:
     """One sentence for an event, or None for events that need no words."""
-    return _turn_words(event, name) or _piece_words(event, name) or _end_words(event, name)
+    return (_turn_words(event, name) or _piece_words(event, name) or finish_words(event, name)
+            or _end_words(event, name))
 
 
 def bonuses(events: Sequence[Any]) -> tuple[tuple[int, int, str], ...]:
@@ -165,9 +145,9 @@ def bonuses(events: Sequence[Any]) -> tuple[tuple[int, int, str], ...]:
 def roll_note(state: Any, name: Namer) -> str | None:
     """The word to the player to act when there is one: the play-on question, or a roll
     again within the turn."""
-    if state.phase is Phase.PLAY_ON:
-        return (f"{name(state.turn)}: play on for the next places, or end the game and place "
-                "everyone by how far they got?")
+    question = play_on_note(state, name)
+    if question:
+        return question
     if state.phase is Phase.ROLL and state.dice is not None:
         return f"{name(state.turn)} rolls again"
     return None

@@ -67,6 +67,15 @@ cannot take a bonus.
 ## Winning
 The first player with all four pieces HOME wins at once.
 
+**Playing on** (a table option, with three or four players): when the winner's last piece
+reaches HOME, the table asks the players still racing, one at a time, whether to play on
+for the next places. If everyone agrees (computers always do), the game goes on from the
+next player after the winner, skipping anyone who has finished; each player who finishes
+next takes the next place, and the question is asked again while two or more are still
+racing, until one is left in last place. If anyone says no, the game ends there and the
+others are placed by pieces HOME, then by how far their pieces have come; equal players
+share a place.
+
 ## Tips
 - Safe squares and blockades protect you; a lone piece a few squares in front of an
   opponent is at risk (the **Hint** button shows the safest strong move).

@@ -336,7 +336,8 @@ class TableView:
         self.drawn_badges = screen.badges
         for (badge, name, detail), shown in zip(self.badges, screen.badges, strict=True):
             name.set_text(shown.name)
-            detail.set_text(" · ".join(p for p in (shown.detail, f"{shown.home} HOME") if p))
+            detail.set_text(" · ".join(p for p in (shown.detail, shown.place_text,
+                                                    f"{shown.home} HOME") if p))
             set_props(badge, {"aria-label": shown.label,
                               "aria-current": "true" if shown.current else "false"})
             if shown.current != ("badge-current" in badge.classes):

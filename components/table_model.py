@@ -34,6 +34,7 @@ from parcheesi.layout import Motion
 from parcheesi.live import Stats
 from parcheesi.state import Phase, State
 
+from .finish_texts import place_name
 from .looks import Look, look_for
 from .palette import Tone
 from .texts import move_log
@@ -97,11 +98,20 @@ class Badge:
     """Pieces HOME."""
     current: bool
     """Whether this seat is to act."""
+    place: int | None = None
+    """The seat's place (1 = first), once it has one: a player finished while the others
+    play on for places, and everyone when the game ends so."""
+
+    @property
+    def place_text(self) -> str:
+        """The place as the badge shows it ("1st"), or nothing before the seat has one."""
+        return place_name(self.place) if self.place is not None else ""
 
     @property
     def label(self) -> str:
         """What a screen reader says for the badge."""
-        parts = [self.name, self.detail, f"{self.home} HOME", "to play" if self.current else ""]
+        parts = [self.name, self.detail, f"{self.place_text} place" if self.place else "",
+                 f"{self.home} HOME", "to play" if self.current else ""]
         return ", ".join(p for p in parts if p)
 
 
@@ -152,14 +162,17 @@ class Screen:
     pieces: tuple[PieceButton, ...]
     options: tuple[tuple[str, Action], ...]
     option_marks: tuple[int, ...]
-    """Each option's landing marker number on the board (the same number on both)."""
+    """Each option's landing marker number on the board (the same number on both; 0 for an
+    option that lands nowhere)."""
     choose_note: str | None
     """The invitation to pick a piece, when a piece is to be picked."""
     can_hint: bool
     status: str
     log: tuple[str, ...]
     winner: str | None
+    """The winner's name once the game is over (the winner overlay), else None."""
     standings: tuple[Standing, ...]
+    """Every seat's place once the game is over, else empty."""
 
 
 SOUNDS: tuple[tuple[type, str], ...] = (
@@ -333,13 +346,13 @@ class TableModel:
                                      seen.look.piece_label(name(state.turn), k, p))
                          for k, p in enumerate(state.pieces[state.turn])),
             options=options,
-            option_marks=self._marks(seen),
+            option_marks=self._marks(seen, options),
             choose_note=("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
                                              else "")) if picking else None,
             can_hint=self.hint_applies(seen),
             status=self._status(seen),
             log=tuple(move_log(seen.stats.recent, seen.look.describe, name, LOG_LINES)),
-            winner=name(winner) if (winner := seen.rules.winner(state)) is not None else None,
+            winner=self._winner(seen),
             standings=self._standings(seen),
         )
 
@@ -352,8 +365,9 @@ class TableModel:
                 return f"{seen.levels[colour]} computer"
             return "you" if colour == seen.you else ""
 
+        places = dict(rules.places(state))
         return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(seen.look.home),
-                           c == to_act)
+                           c == to_act, places.get(c))
                      for c in state.colours)
 
     def _turn_line(self, seen: Seen) -> str:
@@ -374,11 +388,12 @@ class TableModel:
                          if c.piece is None and not isinstance(c.action, Roll))
         return tuple((label(c, name), c.action) for c in self.options_for(seen, self.selected))
 
-    def _marks(self, seen: Seen) -> tuple[int, ...]:
+    def _marks(self, seen: Seen, options: tuple[tuple[str, Action], ...]) -> tuple[int, ...]:
         """The number of each option's landing marker: its landing square's place among the
-        selected piece's landing squares, in the options' order."""
+        selected piece's landing squares, in the options' order (0 for an option that moves
+        no piece: an answer to the play-on question)."""
         if self.selected is None or not seen.acting:
-            return ()
+            return (0,) * len(options)
         ends = [c.end for c in self.options_for(seen, self.selected)]
         order = list(dict.fromkeys(e for e in ends if e is not None))
         return tuple(order.index(e) + 1 if e is not None else 0 for e in ends)
@@ -419,12 +434,24 @@ class TableModel:
             return note
         return self.status
 
+    def _winner(self, seen: Seen) -> str | None:
+        """The winner's name, once the game is over (not while the others play on)."""
+        rules = seen.rules
+        winner = rules.winner(seen.state)
+        if winner is None or not rules.over(seen.state):
+            return None
+        return seen.names[winner]
+
     def _standings(self, seen: Seen) -> tuple[Standing, ...]:
-        state = seen.state
-        if not seen.rules.over(state):
+        """Every seat in the order placed, with its place: the places decided (shared by
+        equal players), else the order of the standings."""
+        state, rules = seen.state, seen.rules
+        if not rules.over(state):
             return ()
         stats = seen.stats
-        return tuple(Standing(k + 1, seen.names[c], state.pieces[c].count(seen.look.home),
+        places = dict(rules.places(state))
+        return tuple(Standing(places.get(c, k + 1), seen.names[c],
+                              state.pieces[c].count(seen.look.home),
                               stats.captures.get(c, 0), stats.lost.get(c, 0))
-                     for k, c in enumerate(seen.rules.standings(state)))
+                     for k, c in enumerate(rules.standings(state)))
 

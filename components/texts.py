@@ -22,6 +22,7 @@ from parcheesi.game import (
     OpeningRolled,
     OpeningTied,
     Penalty,
+    PlayOn,
     ReachedHome,
     Reward,
     RewardsForfeited,
@@ -31,8 +32,7 @@ from parcheesi.game import (
     Won,
 )
 
-Namer = Callable[[int], str]
-"""Colour index -> the seat's display name."""
+from .finish_texts import Namer, finish_words, play_on_label
 
 
 def where(progress: int) -> str:
@@ -65,7 +65,10 @@ def reward_label(reward: Reward) -> str:
 
 def option_label(choice: Choice, name: Namer) -> str:
     """Button text for a choice of movement or bonus, with what it does when it does more
-    than move: "Move 8 (2+6): captures Emerald", "Move 3: HOME, bonus 10", "Move 6: safe"."""
+    than move: "Move 8 (2+6): captures Emerald", "Move 3: HOME, bonus 10", "Move 6: safe";
+    or an answer to the question whether to play on: "Play on for the next places"."""
+    if isinstance(choice.action, PlayOn):
+        return play_on_label(choice.action)
     if isinstance(choice.action, Reward):
         label = reward_label(choice.action)
     else:
@@ -105,7 +108,7 @@ def move_log(events: Reversible[Event], describe: Callable[[Event, Namer], str |
 
 def describe(event: Event, name: Namer) -> str | None:
     """One sentence for an event, or None for events that need no words."""
-    return _turn_words(event, name) or _piece_words(event, name)
+    return _turn_words(event, name) or _piece_words(event, name) or finish_words(event, name)
 
 
 def _turn_words(event: Event, name: Namer) -> str | None:

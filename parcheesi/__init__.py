@@ -18,10 +18,10 @@ computers' supervised task), :mod:`.store` (SQLite or PostgreSQL), :mod:`.migrat
 
 from .choices import Choice, choices
 from .engine import PARCHEESI_RULES
-from .game import Action, Event, Move, Reward, Roll, apply, legal_actions, standings
+from .game import Action, Event, Move, PlayOn, Reward, Roll, apply, legal_actions, standings
 from .games import GAMES, GameRules, rules_for
 from .state import IllegalAction, Phase, State, new_state
 
 __all__ = ["GAMES", "PARCHEESI_RULES", "Action", "Choice", "Event", "GameRules",
-           "IllegalAction", "Move", "Phase", "Reward", "Roll", "State", "apply", "choices",
-           "legal_actions", "new_state", "rules_for", "standings"]
+           "IllegalAction", "Move", "Phase", "PlayOn", "Reward", "Roll", "State", "apply",
+           "choices", "legal_actions", "new_state", "rules_for", "standings"]

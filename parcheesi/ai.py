@@ -13,6 +13,10 @@ the state itself, and ties are broken by the fixed order of ``roll_outcomes``.
   dice outcomes, that some opponent can capture it on their next roll (entries, blockades
   and safe squares respected), blockades weighed by the opponents they hold back, the race,
   and the danger of the third doubles when the player must roll again.
+
+Every player agrees to play on for the next places when asked (as in Ludo, RULES-LUDO.md
+3.3: computers always agree), and a player still racing after the first finish plays
+against the others still racing (the players placed are out of the race).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from .game import (
     Captured,
     Entered,
     Moved,
+    PlayOn,
     ReachedHome,
     Roll,
     apply,
@@ -61,7 +66,8 @@ class Decision:
 
 
 def decide(state: State, level: str, reason: bool = False) -> Decision:
-    """The computer's choice for the player to move (OPENING/ROLL: roll; MOVE/REWARD: move).
+    """The computer's choice for the player to act (OPENING/ROLL: roll; MOVE/REWARD: move;
+    PLAY_ON: play on).
 
     The reason text costs a replay of the choice, so it is only written when asked for.
     """
@@ -69,6 +75,9 @@ def decide(state: State, level: str, reason: bool = False) -> Decision:
         raise ValueError(f"unknown player {level!r} (use {', '.join(LEVELS)})")
     if state.phase in (Phase.OPENING, Phase.ROLL):
         return Decision([Roll()], state, "rolls the dice")
+    if state.phase is Phase.PLAY_ON:
+        agree = PlayOn(True)
+        return Decision([agree], apply(state, agree)[0], "Plays on for the next places")
     if state.phase is Phase.OVER:
         raise ValueError("the game is over")
     options = roll_outcomes(state)
@@ -145,8 +154,12 @@ def _colour_value(own: tuple[int, ...]) -> float:
     return sum(piece_value(p) for p in own)
 
 
+_ALL_HOME = (HOME,) * 4
+
+
 def _opponents(pieces: Pieces, me: int) -> list[int]:
-    return [c for c in range(4) if c != me and pieces[c]]
+    """The other colours still racing (in play, not all four pieces HOME)."""
+    return [c for c in range(4) if c != me and pieces[c] and pieces[c] != _ALL_HOME]
 
 
 def _occupancy(pieces: Pieces) -> dict[int, tuple[int, int]]:
@@ -186,8 +199,8 @@ MEDIUM_EXPOSED = 0.1
 
 def _evaluate_medium(after: State, me: int) -> float:
     pieces = after.pieces
-    if after.winner is not None:
-        return 1e6 if after.winner == me else -1e6
+    if pieces[me] == _ALL_HOME:  # the roll finishes: nothing is better
+        return 1e6
     opponents = _opponents(pieces, me)
     mine = _colour_value(pieces[me])
     theirs = sum(_colour_value(pieces[o]) for o in opponents) / len(opponents)
@@ -341,8 +354,8 @@ HARD_WEIGHTS = {
 def _evaluate_hard(after: State, me: int) -> float:
     w = HARD_WEIGHTS
     pieces = after.pieces
-    if after.winner is not None:
-        return 1e6 if after.winner == me else -1e6
+    if pieces[me] == _ALL_HOME:  # the roll finishes: nothing is better
+        return 1e6
     opponents = _opponents(pieces, me)
     own = pieces[me]
     mine = _colour_value(own)

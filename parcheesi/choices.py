@@ -21,6 +21,7 @@ from .game import (
     Entered,
     Move,
     Moved,
+    PlayOn,
     Reward,
     Roll,
     apply,
@@ -50,7 +51,8 @@ class Choice:
     A roll has no piece: ``start``, ``end`` and ``path`` are then ``None`` and empty."""
 
     action: Action | LudoAction
-    """The action itself: Parcheesi's (roll, move, reward) or Ludo's (roll, move, play on)."""
+    """The action itself: Parcheesi's (roll, move, reward, play on) or Ludo's (roll, move,
+    play on)."""
     piece: int | None = None
     start: int | None = None
     """The piece's progress before the choice."""
@@ -66,6 +68,7 @@ class Choice:
     bonus: int = 0
     """Squares of bonus the choice earns: 20 per capture, 10 for reaching HOME."""
     wins: bool = False
+    """Whether the piece's player is the first to finish with it: the winner."""
     again: bool = False
     """Whether the player rolls again after it (Ludo's extra roll; Parcheesi's doubles are
     known before the choice, so it leaves this False)."""
@@ -89,9 +92,12 @@ class Choice:
 def choices(state: State) -> list[Choice]:
     """Every choice open now, in a stable order: the roll; or each piece's single steps
     (in the engine's order), then its moves that spend all remaining portions at once; or
-    the bonus moves. Empty when the game is over."""
+    the bonus moves; or the two answers to the question whether to play on for places.
+    Empty when the game is over."""
     if state.phase in (Phase.OPENING, Phase.ROLL):
         return [Choice(Roll())]
+    if state.phase is Phase.PLAY_ON:
+        return [Choice(PlayOn(True)), Choice(PlayOn(False))]
     if state.phase is Phase.MOVE:
         actions: list[Move | Reward] = list(legal_steps(state))
         for piece in sorted({move.piece for move in actions}):
@@ -120,7 +126,7 @@ def _what_it_does(state: State, action: Move | Reward) -> Choice:
     return Choice(action, piece, state.mover[piece], tuple(path), end, tuple(captures), home,
                   safe=is_track(end) and SAFE_BY_PROGRESS[colour][end],
                   bonus=CAPTURE_REWARD * len(captures) + HOME_REWARD * home,
-                  wins=after.phase is Phase.OVER)
+                  wins=state.winner is None and after.winner == colour)
 
 
 def pieces_to_choose(options: list[Choice]) -> set[int]:

@@ -75,6 +75,9 @@ class ParcheesiRules:
     def standings(self, state: State) -> list[int]:
         return standings(state)
 
+    def places(self, state: State) -> list[tuple[int, int]]:
+        return list(zip(state.places, state.ranks, strict=True))
+
     def decide(self, state: State, level: str, reason: bool = False) -> ai.Decision:
         return ai.decide(state, level, reason)
 

@@ -1,10 +1,19 @@
 """The turn machine: an action and a state in, a new state and the events out.
 
-Actions are :class:`Roll`, :class:`Move` (one piece, one or more dice portions, or an entry)
-and :class:`Reward` (one pending reward on one piece). Everything that follows without a
-choice (a roll that cannot be used, forfeited rewards, the third-doubles penalty, passing
-the turn, the win) happens inside :func:`apply` and is reported as events, so a client only
-draws what the events and the new state say.
+Actions are :class:`Roll`, :class:`Move` (one piece, one or more dice portions, or an entry),
+:class:`Reward` (one pending reward on one piece) and :class:`PlayOn` (the answer to the
+question whether to play on for places). Everything that follows without a choice (a roll
+that cannot be used, forfeited rewards, the third-doubles penalty, passing the turn, the
+win, places) happens inside :func:`apply` and is reported as events, so a client only draws
+what the events and the new state say.
+
+Playing on is a table option, not a rule: the rules (RULES.md) end the game at the first
+player to bring all four pieces HOME. In a game of three or four, that moment asks the
+players still racing, one at a time, whether to play on for the next places; the game
+carries on only if all agree, and each later finish that leaves two or more racing asks
+again, until one player is left, who takes the last place. The question, its answers and
+the places are shared with Ludo (RULES-LUDO.md 3.3, where only the first finish asks),
+which imports them from here.
 """
 
 from __future__ import annotations
@@ -45,7 +54,14 @@ class Reward:
     amount: int
 
 
-Action = Roll | Move | Reward
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """The answer of the player asked whether to play on for the next places (Ludo's too)."""
+
+    agree: bool
+
+
+Action = Roll | Move | Reward | PlayOn
 
 CAPTURE_REWARD = 20
 """Squares a capture earns (RULES.md 3.5)."""
@@ -143,11 +159,54 @@ class TurnPassed:
 
 @dataclass(frozen=True, slots=True)
 class Won:
+    """``colour`` is the first to finish: the winner."""
+
     colour: int
 
 
+# The end of a game played on for places (both games: Ludo imports these).
+
+@dataclass(frozen=True, slots=True)
+class PlayOnAsked:
+    """A player finished (in Ludo: the first): the ``colours`` still racing are asked, one
+    at a time in this order, whether to play on for the next places."""
+
+    colours: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOnAgreed:
+    """``colour`` agreed to play on."""
+
+    colour: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOnDeclined:
+    """``colour`` declined to play on: the game ends and the rest are placed by standing."""
+
+    colour: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayingOn:
+    """Everyone asked agreed: the ``colours`` still racing play on for the next places."""
+
+    colours: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """``colour`` takes ``place`` (1 = first). Players placed together by standing at the
+    end (pieces HOME, then progress) may share a place."""
+
+    colour: int
+    place: int
+
+
 Event = (OpeningRolled | OpeningTied | Starts | Rolled | Entered | Moved | Captured
-         | ReachedHome | RewardsForfeited | NoMove | Penalty | TurnPassed | Won)
+         | ReachedHome | RewardsForfeited | NoMove | Penalty | TurnPassed | Won | PlayOnAsked
+         | PlayOnAgreed | PlayOnDeclined | PlayingOn | Placed)
 
 
 # --- the roll search attached to a state -----------------------------------------------------
@@ -204,6 +263,8 @@ def legal_actions(state: State) -> list[Action]:
         return list(legal_steps(state))
     if state.phase is Phase.REWARD:
         return list(legal_rewards(state))
+    if state.phase is Phase.PLAY_ON:
+        return [PlayOn(True), PlayOn(False)]
     return []
 
 
@@ -235,6 +296,10 @@ def apply(state: State, action: Action, dice: DiceSource | Dice | None = None
         if state.phase is not Phase.REWARD:
             raise IllegalAction(f"no reward to take now ({_waiting_for(state)})")
         return _reward(state, action, events), events
+    if isinstance(action, PlayOn):
+        if state.phase is not Phase.PLAY_ON:
+            raise IllegalAction(f"nobody is asked to play on now ({_waiting_for(state)})")
+        return _play_on(state, action, events), events
     raise IllegalAction(f"unknown action {action!r}")
 
 
@@ -243,7 +308,7 @@ def _waiting_for(state: State) -> str:
             Phase.ROLL: f"{state.colour_name()} must roll",
             Phase.MOVE: f"{state.colour_name()} must move",
             Phase.REWARD: f"{state.colour_name()} must take a reward",
-            Phase.PLAY_ON: "the players are asked whether to play on",
+            Phase.PLAY_ON: f"{state.colour_name()} is asked whether to play on",
             Phase.OVER: "the game is over"}[state.phase]
 
 
@@ -324,7 +389,7 @@ def _move(state: State, action: Move, events: list[Event]) -> State:
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
     rewards.sort(reverse=True)
     if mover.count(HOME) == 4:
-        return _win(state.with_(pieces=pieces), events)
+        return _finish(state.with_(pieces=pieces), events)
     if plan.complete(node):
         return _settle_rewards(state.with_(pieces=pieces, portions=(), four=False,
                                            rewards=tuple(rewards)), events)
@@ -383,7 +448,7 @@ def _reward(state: State, action: Reward, events: list[Event]) -> State:
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
     new = state.with_(pieces=pieces, rewards=tuple(sorted(rewards, reverse=True)))
     if all(p == HOME for p in mover):
-        return _win(new, events)
+        return _finish(new, events)
     return _settle_rewards(new, events)
 
 
@@ -400,17 +465,96 @@ def _settle_rewards(state: State, events: list[Event]) -> State:
 
 
 def _pass_turn(state: State, events: list[Event]) -> State:
+    """The turn passes to the next colour in turn order that is still racing."""
     order = state.colours
-    nxt = order[(order.index(state.turn) + 1) % len(order)]
+    if state.places:
+        nxt = next_racing(order, state.places, state.turn)
+    else:
+        nxt = order[(order.index(state.turn) + 1) % len(order)]
     events.append(TurnPassed(nxt))
     return state.with_(phase=Phase.ROLL, turn=nxt, dice=None, portions=(), four=False,
                        doubles=0, rewards=(), pairs=blockade_pairs(state.pieces[nxt]))
 
 
-def _win(state: State, events: list[Event]) -> State:
-    events.append(Won(state.turn))
-    return state.with_(phase=Phase.OVER, winner=state.turn, portions=(), four=False,
-                       rewards=())
+def next_racing(colours: tuple[int, ...], places: tuple[int, ...], after: int) -> int:
+    """The first colour after ``after`` in turn order that is not placed (``after`` itself
+    when it is the only one)."""
+    k = colours.index(after)
+    count = len(colours)
+    for step in range(1, count + 1):
+        colour = colours[(k + step) % count]
+        if colour not in places:
+            return colour
+    return after
+
+
+# --- the end: the win, playing on for places ----------------------------------------------------
+
+PLAY_ON_PLAYERS = 3
+"""The fewest players of a game that may play on for places after its first finish."""
+
+
+def _finish(state: State, events: list[Event]) -> State:
+    """The player to move brought their fourth piece HOME (any pending reward goes with the
+    finish). The first to finish wins: a game of two ends. In a game of three or four the
+    finisher takes the next place and the players still racing are asked whether to play on
+    for the next places, at every finish that leaves two or more racing; a finish that
+    leaves one ends the game with that one last."""
+    colour = state.turn
+    state = state.with_(portions=(), four=False, rewards=())
+    if state.winner is None:
+        events.append(Won(colour))
+        if len(state.colours) < PLAY_ON_PLAYERS:
+            return state.with_(phase=Phase.OVER, winner=colour)
+        state = state.with_(winner=colour)
+    places = (*state.places, colour)
+    events.append(Placed(colour, len(places)))
+    state = state.with_(places=places, ranks=(*state.ranks, len(places)))
+    racing = state.racing
+    if len(racing) <= 1:
+        return _place_rest(state, events)
+    k = state.colours.index(colour)
+    asking = tuple(c for c in state.colours[k + 1:] + state.colours[:k] if c in racing)
+    events.append(PlayOnAsked(asking))
+    return state.with_(phase=Phase.PLAY_ON, turn=asking[0], asking=asking, dice=None,
+                       doubles=0, pairs=())
+
+
+def _play_on(state: State, action: PlayOn, events: list[Event]) -> State:
+    """The answer of the colour asked: a no ends the game, a yes asks the next one; when
+    all have agreed, the turn passes to the next player racing after the finisher."""
+    if not isinstance(action.agree, bool):
+        raise IllegalAction(f"play on is answered true or false, not {action.agree!r}")
+    colour = state.turn
+    if not action.agree:
+        events.append(PlayOnDeclined(colour))
+        return _place_rest(state.with_(asking=()), events)
+    events.append(PlayOnAgreed(colour))
+    rest = state.asking[1:]
+    if rest:
+        return state.with_(asking=rest, turn=rest[0])
+    events.append(PlayingOn(state.racing))
+    return _pass_turn(state.with_(asking=(), turn=state.places[-1]), events)
+
+
+def standing(state: State, colour: int) -> tuple[int, int]:
+    """How far ``colour`` has come: pieces HOME, then the pieces' progress (a piece in START
+    counts 0, HOME 72)."""
+    own = state.pieces[colour]
+    return own.count(HOME), sum(p + 1 for p in own)
+
+
+def _place_rest(state: State, events: list[Event]) -> State:
+    """The game is over: the colours still racing take the remaining places by standing,
+    equal players sharing a place."""
+    racing = state.racing
+    keys = {c: standing(state, c) for c in racing}
+    ordered = sorted(racing, key=lambda c: keys[c], reverse=True)
+    base = len(state.places)
+    ranks = tuple(base + 1 + sum(1 for d in racing if keys[d] > keys[c]) for c in ordered)
+    events.extend(Placed(c, rank) for c, rank in zip(ordered, ranks, strict=True))
+    return state.with_(phase=Phase.OVER, places=(*state.places, *ordered),
+                       ranks=(*state.ranks, *ranks), asking=())
 
 
 def motions(events: Iterable[Event]) -> list[Motion]:
@@ -428,13 +572,14 @@ def motions(events: Iterable[Event]) -> list[Motion]:
 
 
 def standings(state: State) -> list[int]:
-    """The colours in the order they placed: the winner (once there is one) first, then by
-    pieces HOME, then by how far the pieces have come."""
+    """The colours in the order they placed: the places decided so far, then the winner
+    (once there is one), then the rest by pieces HOME, then by how far the pieces have come
+    (ties in turn order)."""
     def placing(colour: int) -> tuple[bool, int, int]:
-        own = state.pieces[colour]
-        return colour == state.winner, own.count(HOME), sum(p + 1 for p in own)
+        return (colour == state.winner, *standing(state, colour))
 
-    return sorted(state.colours, key=placing, reverse=True)
+    rest = [c for c in state.colours if c not in state.places]
+    return [*state.places, *sorted(rest, key=placing, reverse=True)]
 
 
 def _replace_piece(pieces: tuple[tuple[int, ...], ...], colour: int, piece: int,
@@ -550,6 +695,6 @@ def _end_state(state: State, view: View, mover: tuple[int, ...], captured: int) 
     pieces = pieces[:colour] + (mover,) + pieces[colour + 1:]
     events: list[Event] = []
     if mover.count(HOME) == 4:
-        return _win(state.with_(pieces=pieces), events)
+        return _finish(state.with_(pieces=pieces), events)
     return _settle_rewards(state.with_(pieces=pieces, portions=(), four=False, rewards=()),
                            events)

@@ -104,6 +104,12 @@ class GameRules(Protocol):
     def standings(self, state: Any) -> list[int]:
         """The colours in the order they placed (or stand, while the game goes on)."""
 
+    def places(self, state: Any) -> list[tuple[int, int]]:
+        """(colour, place) of each colour placed so far, in the order placed (1 = first;
+        players placed together by standing share a place): the players finished while
+        the game plays on for places, and everyone once it ends so. Empty for a game that
+        ended at its first finish (the standings then give the order)."""
+
     def decide(self, state: Any, level: str, reason: bool = False) -> Decided:
         """Computer player ``level``'s choice for the player to act (with a reason if asked)."""
 

@@ -14,7 +14,7 @@ from typing import Any, TypeGuard
 
 from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, START, opposite, track_square
 from .dice import Dice
-from .game import Action, Game, Move, Reward, Roll
+from .game import Action, Game, Move, PlayOn, Reward, Roll
 from .state import IllegalAction, Phase, Pieces, State, blockade_pairs
 
 
@@ -246,16 +246,23 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"type": "roll"}
     if isinstance(action, Move):
         return {"type": "move", "piece": action.piece + 1, "portions": list(action.portions)}
+    if isinstance(action, PlayOn):
+        return {"type": "play_on", "agree": action.agree}
     return {"type": "reward", "piece": action.piece + 1, "amount": action.amount}
 
 
 def action_from_json(obj: Any) -> Action:
     """Parse an action; piece numbers are 1..4 as people see them."""
-    if not isinstance(obj, dict) or obj.get("type") not in ("roll", "move", "reward"):
-        raise NotationError("an action is an object with type roll, move or reward")
+    if not isinstance(obj, dict) or obj.get("type") not in ("roll", "move", "reward",
+                                                            "play_on"):
+        raise NotationError("an action is an object with type roll, move, reward or play_on")
     kind = obj["type"]
     if kind == "roll":
         return Roll()
+    if kind == "play_on":
+        if not isinstance(obj.get("agree"), bool):
+            raise NotationError("a play_on action's agree is true or false")
+        return PlayOn(obj["agree"])
     piece = obj.get("piece")
     if not _int_in(piece, 1, 4):
         raise NotationError("piece must be 1..4")
@@ -272,8 +279,11 @@ def action_from_json(obj: Any) -> Action:
 
 
 def state_to_json(state: State) -> dict[str, Any]:
-    """Every field of the state (piece order kept, unlike :func:`pieces_to_json`)."""
-    return {
+    """Every field of the state (piece order kept, unlike :func:`pieces_to_json`).
+
+    The fields of a game played on for places (``asking``, ``places``, ``ranks``) are
+    written only when they hold something, so every other state is written as before."""
+    obj: dict[str, Any] = {
         "colours": [COLOURS[c] for c in state.colours],
         "pieces": {COLOURS[c]: [piece_to_json(p) for p in own]
                    for c, own in enumerate(state.pieces) if own},
@@ -290,15 +300,25 @@ def state_to_json(state: State) -> dict[str, Any]:
         "rolls": state.rolls,
         "winner": COLOURS[state.winner] if state.winner is not None else None,
     }
+    for key in _PLACES_KEYS:
+        if getattr(state, key):
+            obj[key] = ([COLOURS[c] for c in getattr(state, key)] if key != "ranks"
+                        else list(state.ranks))
+    return obj
+
+
+_PLACES_KEYS = ("asking", "places", "ranks")
+"""The fields of play on for places: absent (none) in a state stored before they existed."""
 
 
 def state_from_json(obj: Any) -> State:
+    """A state from :func:`state_to_json`'s JSON (one stored by an older version too)."""
     try:
         pieces = pieces_from_json(obj["pieces"])
         colours = tuple(COLOUR_INDEX[name] for name in obj["colours"])
         if colours != tuple(c for c in range(4) if pieces[c]):
             raise NotationError("colours do not match the pieces")
-        return State(
+        state = State(
             colours=colours,
             pieces=pieces,
             phase=Phase(obj["phase"]),
@@ -318,6 +338,54 @@ def state_from_json(obj: Any) -> State:
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise NotationError(f"not a valid state: {error}") from None
+    return _with_places(state, obj)
+
+
+def _with_places(state: State, obj: dict[str, Any]) -> State:
+    """``state`` with the play-on fields of ``obj`` (missing: none), every one checked."""
+    colours = state.colours
+    places = _colour_list(obj.get("places", []), "places", colours)
+    raw_ranks = obj.get("ranks", [])
+    if not isinstance(raw_ranks, list) or len(raw_ranks) != len(places) or not all(
+            _int_in(rank, 1, len(colours)) for rank in raw_ranks):
+        raise NotationError("ranks must give a place 1..colours to each colour placed")
+    state = state.with_(asking=_colour_list(obj.get("asking", []), "asking", colours),
+                        places=places, ranks=tuple(raw_ranks))
+    _check_places(state)
+    return state
+
+
+def _check_places(state: State) -> None:
+    """What the play-on fields must agree on with the rest of the state."""
+    if state.places and state.winner != state.places[0]:
+        raise NotationError("the winner must be the first colour placed")
+    _check_asking(state)
+    if state.phase is not Phase.OVER and state.turn in state.places:
+        raise NotationError("the colour to act has already been placed")
+    finished = {c for c in state.colours if state.pieces[c].count(HOME) == 4}
+    if state.phase is not Phase.OVER and state.places and finished != set(state.places):
+        raise NotationError("while the game goes on, the colours placed are those finished")
+
+
+def _check_asking(state: State) -> None:
+    """The colours still to answer: exactly while play on is asked, ``turn`` first, none of
+    them placed."""
+    if (state.phase is Phase.PLAY_ON) != bool(state.asking) or (
+            state.asking and state.asking[0] != state.turn):
+        raise NotationError("asking must start with turn exactly while play on is asked")
+    if any(c in state.places for c in state.asking):
+        raise NotationError("a colour asked to play on has already been placed")
+
+
+def _colour_list(raw: Any, what: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
+    """Distinct colour names among ``allowed``, in the order given."""
+    if not isinstance(raw, list) or not all(isinstance(n, str) and n in COLOUR_INDEX
+                                            for n in raw):
+        raise NotationError(f"{what} must be a list of colours")
+    found = tuple(COLOUR_INDEX[name] for name in raw)
+    if len(set(found)) != len(found) or any(c not in allowed for c in found):
+        raise NotationError(f"{what} must name distinct colours of the game")
+    return found
 
 
 def record_to_json(game: Game) -> dict[str, Any]:

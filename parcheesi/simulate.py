@@ -5,6 +5,11 @@ rotating the player list by ``g``, and the colour sets the game allows (for Parc
 players, the two opposite pairs) take turns. Each game's dice seed is derived from the run's
 seed and the game number, so the same seed gives the same games, whether run in one process
 or several.
+
+A game is measured by its winner, the first player to finish, so it stops there: the
+computers would play on for the next places (both games ask a table of three or four), but
+nothing after the first finish changes who won, and stopping saves the time. ``rolls`` is
+then the game's length to its winner.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ class GameResult:
     winner: str | None
     """The winning player's name; None for a draw (Ludo's roll limit)."""
     rolls: int
+    """Rolls made until the game had its winner (or ended as a draw)."""
     decision_ms: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -47,14 +53,14 @@ def game_seed(seed: int, game_index: int) -> int:
 
 def play_game(players: list[str], seed: int, game_index: int,
               kind: str = DEFAULT_GAME, house: tuple[str, ...] = ()) -> GameResult:
-    """One game (with the house rules ``house``); every decision but a plain roll is timed
-    for its player."""
+    """One game (with the house rules ``house``), played until it has a winner or ends;
+    every decision but a plain roll is timed for its player."""
     rules = rules_for(kind)
     seats = seating(rules, players, game_index)
     state = rules.new_state(tuple(seats), house)
     dice = rules.dice(game_seed(seed, game_index))
     times: dict[str, list[float]] = {name: [] for name in players}
-    while not rules.over(state):
+    while not rules.over(state) and rules.winner(state) is None:
         if rules.rolls(state) > MAX_ROLLS:
             raise RuntimeError(f"game {game_index} did not end after {MAX_ROLLS} rolls")
         name = seats[rules.turn(state)]

@@ -9,7 +9,7 @@ exactly like the original.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -30,7 +30,8 @@ class Phase(StrEnum):
     """Pending 20/10 rewards, at least one usable."""
     PLAY_ON = "play_on"
     """The players still racing are asked, one at a time, whether to play on for the next
-    places after the first player finished (RULES-LUDO.md 3.3)."""
+    places after a player finished (a table option in a Parcheesi game of three or four;
+    RULES-LUDO.md 3.3 in Ludo)."""
     OVER = "over"
 
 
@@ -65,6 +66,15 @@ class State:
     rolls: int = 0
     """Dice rolls made so far in the game; the index of the next roll in the dice source."""
     winner: int | None = None
+    """The first player to finish (the game's winner), once there is one."""
+    asking: tuple[int, ...] = ()
+    """During ``PLAY_ON``: the racing colours yet to answer, in turn order (``turn`` first)."""
+    places: tuple[int, ...] = ()
+    """Colours placed so far, in the order they were placed, when the players play on for
+    places in a game of three or four (empty in a game that ended at its first finish)."""
+    ranks: tuple[int, ...] = ()
+    """The place (1 = first) of each colour of ``places``, in the same order; players placed
+    together by standing when the game ends share a place (1, 2, 2)."""
     plan: Any = field(default=None, compare=False, repr=False)
     """Cached search for the current roll (see ``rules.RollPlan``); never serialised."""
 
@@ -72,20 +82,44 @@ class State:
     def mover(self) -> tuple[int, ...]:
         return self.pieces[self.turn]
 
+    @property
+    def racing(self) -> tuple[int, ...]:
+        """The active colours not yet placed, in turn order."""
+        return tuple(c for c in self.colours if c not in self.places)
+
     def colour_name(self, colour: int | None = None) -> str:
         return COLOURS[self.turn if colour is None else colour]
 
     def with_(self, **changes: Any) -> State:
-        """A copy with ``changes``; the roll cache is dropped unless passed explicitly."""
-        new = object.__new__(State)
-        for name in _FIELDS:
-            _SET(new, name, changes[name] if name in changes else getattr(self, name))
-        if "plan" not in changes:
-            _SET(new, "plan", None)
+        """A copy with ``changes``; the roll cache is dropped unless passed explicitly.
+
+        One line per field rather than a loop over the fields: every action makes a state
+        or more, and the loop cost more than the rest of a copy. (A test checks that every
+        field is copied.)"""
+        new = _NEW(State)
+        get = changes.get
+        _SET(new, "colours", get("colours", self.colours))
+        _SET(new, "pieces", get("pieces", self.pieces))
+        _SET(new, "phase", get("phase", self.phase))
+        _SET(new, "turn", get("turn", self.turn))
+        _SET(new, "dice", get("dice", self.dice))
+        _SET(new, "portions", get("portions", self.portions))
+        _SET(new, "four", get("four", self.four))
+        _SET(new, "doubles", get("doubles", self.doubles))
+        _SET(new, "rewards", get("rewards", self.rewards))
+        _SET(new, "pairs", get("pairs", self.pairs))
+        _SET(new, "opening", get("opening", self.opening))
+        _SET(new, "contenders", get("contenders", self.contenders))
+        _SET(new, "rolls", get("rolls", self.rolls))
+        _SET(new, "winner", get("winner", self.winner))
+        _SET(new, "asking", get("asking", self.asking))
+        _SET(new, "places", get("places", self.places))
+        _SET(new, "ranks", get("ranks", self.ranks))
+        _SET(new, "plan", get("plan"))
         return new
 
 
-_FIELDS = tuple(f.name for f in fields(State))
+_NEW = object.__new__
 _SET = object.__setattr__
 
 

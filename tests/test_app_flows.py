@@ -13,7 +13,7 @@ import gc
 import html
 import re
 import weakref
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 
 import pytest
 from nicegui import app, background_tasks, ui
@@ -46,11 +46,13 @@ from ui_helpers import (
 from components.server import Server
 from components.setup import SetupForm
 from parcheesi.ai import hint
+from parcheesi.board import HOME, START
 from parcheesi.config import Config
-from parcheesi.game import apply
-from parcheesi.live import COMPUTER, HUMAN, STALE
+from parcheesi.engine import ParcheesiRules
+from parcheesi.game import PlayingOn, PlayOnAgreed, TurnPassed, apply
+from parcheesi.live import COMPUTER, HUMAN, STALE, LiveGame
 from parcheesi.notation import action_from_json
-from parcheesi.state import Phase
+from parcheesi.state import Phase, State
 
 SEED = 26
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -533,3 +535,97 @@ async def test_a_closed_setup_page_leaves_nothing_behind(table_user: User) -> No
     user.client.delete()
     gc.collect()
     assert form() is None
+
+
+# --- playing on for places ---------------------------------------------------------------------
+
+NEAR_THE_END = ((START,) * 4, (68, HOME, HOME, HOME), (START, START, 5, 40), ())
+"""Ruby (the person) in START; Emerald's last piece on 68, a 3 (or 1 and 2) from HOME;
+Sapphire far behind."""
+
+
+@pytest.fixture
+def near_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three-player Parcheesi games start (at the opening roll) from NEAR_THE_END: the
+    server's games and their records alike, so a reload replays the same game."""
+    plain = ParcheesiRules.new_state
+
+    def near(self: ParcheesiRules, colours: tuple[int, ...], house: Sequence[str] = ()
+             ) -> State:
+        state = plain(self, colours, house)
+        return state.with_(pieces=NEAR_THE_END) if state.colours == (RUBY, EMERALD,
+                                                                      SAPPHIRE) else state
+
+    monkeypatch.setattr(ParcheesiRules, "new_state", near)
+
+
+def badge(user: User, colour: str) -> str:
+    """What a seat's badge says (name, then detail: who plays it, its place, pieces HOME)."""
+    with user:
+        return " | ".join(e.text for e in element(user, f"player-{colour}").descendants()
+                          if isinstance(e, ui.label))
+
+
+async def asked_to_play_on(app_server: Server, user: User) -> LiveGame:
+    """A solo game of three (Ruby the person, Emerald and Sapphire hard computers) played by
+    clicking Roll or Play best until Emerald has finished first and Ruby is asked."""
+    game = await start_game(app_server, user, count=3,
+                            levels={"emerald": "hard", "sapphire": "hard"})
+    assert game.state.pieces[EMERALD] == NEAR_THE_END[EMERALD]
+    for _ in range(100):
+        await computers_done(game)
+        if game.state.phase is Phase.PLAY_ON:
+            break
+        assert game.state.winner is None and not game.over
+        await click(user, "roll" if game.rules.rolling(game.state) else "play-best")
+    assert game.state.phase is Phase.PLAY_ON and game.state.turn == RUBY
+    assert game.state.places == (EMERALD,)
+    return game
+
+
+async def test_the_person_asked_to_play_on_agrees_and_the_race_goes_on(
+        near_the_end, app_server: Server, table_user: User) -> None:
+    user = table_user
+    game = await asked_to_play_on(app_server, user)
+    # Sapphire, a computer, was asked first and agreed; now the person is asked.
+    assert "Sapphire plays on" in log_lines(user)
+    assert "Emerald takes 1st place" in log_lines(user)
+    assert text(user, "status") == ("Ruby: play on for the next places, or end the game and "
+                                    "place everyone by how far they got?")
+    assert [o.text for o in elements(user, "move-option")] == [
+        "Play on for the next places", "End the game now"]
+    assert not enabled(user, "roll") and not elements(user, "winner")
+    assert badge(user, "emerald") == "Emerald | hard computer · 1st · 4 HOME"  # its place
+    assert element(user, "player-emerald").props["aria-label"].startswith(
+        "Emerald, hard computer, 1st place")
+
+    await click(user, "move-option", index=0)
+    await computers_done(game)
+    recent = list(game.stats.recent)
+    k = recent.index(PlayOnAgreed(RUBY))
+    assert recent[k:k + 3] == [PlayOnAgreed(RUBY), PlayingOn((RUBY, SAPPHIRE)),
+                               TurnPassed(SAPPHIRE)]  # Sapphire, next after Emerald, rolls
+    # the game goes on without Emerald: Sapphire and Ruby race for second place
+    assert not game.over and game.state.turn == RUBY and game.state.places == (EMERALD,)
+    assert not elements(user, "winner") and not elements(user, "move-option")
+    assert "1st" in badge(user, "emerald") and badge(user, "ruby") == "Ruby | you · 0 HOME"
+    assert enabled(user, "roll")
+
+
+async def test_the_person_asked_to_play_on_ends_the_game_and_sees_every_place(
+        near_the_end, app_server: Server, table_user: User) -> None:
+    user = table_user
+    game = await asked_to_play_on(app_server, user)
+    await click(user, "move-option", index=1)
+    assert game.over and game.state.places == (EMERALD, SAPPHIRE, RUBY)
+    assert "Ruby ends the game" in log_lines(user)
+    card = element(user, "winner")
+    with user:
+        assert any(isinstance(e, ui.label) and e.text == "Emerald wins!"
+                   for e in card.descendants())
+        (table,) = [e for e in card.descendants() if isinstance(e, ui.table)]
+    # Sapphire (pieces on 5 and 40) is ahead of Ruby (all in START)
+    assert [(row["place"], row["player"]) for row in table.rows] == [
+        (1, "Emerald"), (2, "Sapphire"), (3, "Ruby")]
+    assert badge(user, "ruby") == "Ruby | you · 3rd · 0 HOME"
+    assert badge(user, "sapphire") == "Sapphire | hard computer · 2nd · 0 HOME"

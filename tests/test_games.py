@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parcheesi.__main__ import choose_json, outcomes_json
+from parcheesi.board import HOME
 from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import Captured, Game
 from parcheesi.games import GAMES, UnknownGame, rules_for
@@ -62,7 +63,10 @@ def test_a_game_played_through_the_interface_is_the_engines_game(seed, count, ch
                                           if isinstance(e, Captured)]
     assert record.state == state
     assert sorted(rules.standings(state)) == list(colours)
-    assert rules.winner(state) == (state.winner if rules.over(state) else None)
+    # the winner is the first to finish, known from then on (also while the others play on)
+    finished = [c for c in colours if state.pieces[c] == (HOME,) * 4]
+    assert rules.winner(state) == state.winner
+    assert (state.winner is None) == (not finished) and (not rules.over(state) or finished)
 
 
 def test_colour_sets_are_the_tables_the_rules_allow():

@@ -673,7 +673,8 @@ def piece_json(p: int) -> str | int:
 @given(games)
 def test_the_opening_roll_and_the_turn_order(game: tuple) -> None:
     """RULES.md 1 and 3.6: highest opening total starts (only tied seats reroll); turns
-    pass to the next active colour; doubles roll again; the third doubles passes."""
+    pass to the next active colour (once players are placed while the game plays on, the
+    next one still racing); doubles roll again; the third doubles passes."""
     colours, seed, choice_seed = game
     contenders = list(colours)
     totals: list[tuple[int, int]] = []
@@ -701,7 +702,10 @@ def test_the_opening_roll_and_the_turn_order(game: tuple) -> None:
         assert starter is not None
         passed = [e for e in ply.events if isinstance(e, TurnPassed)]
         turn = ply.before.turn
-        following = colours[(colours.index(turn) + 1) % len(colours)]
+        if Phase.PLAY_ON in (ply.before.phase, ply.after.phase):
+            _check_play_on_turns(ply, passed)
+            continue
+        following = _following(colours, ply.after.places, turn)
         if passed:
             assert passed == [TurnPassed(following)]
             assert ply.after.turn == following and ply.after.doubles == 0
@@ -718,6 +722,36 @@ def test_the_opening_roll_and_the_turn_order(game: tuple) -> None:
             # the same player rolls again only after doubles
             assert ply.after.dice is not None and ply.after.dice[0] == ply.after.dice[1]
     assert starter is not None
+
+
+def _following(colours: tuple[int, ...], placed: tuple[int, ...], turn: int) -> int:
+    """The next colour after ``turn`` in turn order that is not placed (``turn`` when none
+    is)."""
+    k = colours.index(turn)
+    return next((c for step in range(1, len(colours) + 1)
+                 if (c := colours[(k + step) % len(colours)]) not in placed), turn)
+
+
+def _check_play_on_turns(ply: Ply, passed: list[TurnPassed]) -> None:
+    """The play-on question: a finish asks the racing colours in turn order after the
+    finisher; each yes asks the next; the last yes passes the turn to the first colour still
+    racing after the finisher."""
+    before, after = ply.before, ply.after
+    if after.phase is Phase.PLAY_ON:
+        assert after.turn == after.asking[0] and not passed
+        if before.phase is not Phase.PLAY_ON:  # a finish
+            assert after.asking == tuple(_racing_after(after.colours, after.places, before.turn))
+        else:
+            assert after.asking == before.asking[1:]
+    elif after.phase is not Phase.OVER:
+        assert before.asking == (before.turn,) and after.asking == ()
+        following = _following(after.colours, after.places, after.places[-1])
+        assert passed == [TurnPassed(following)] and after.turn == following
+
+
+def _racing_after(colours: tuple[int, ...], placed: tuple[int, ...], turn: int) -> list[int]:
+    k = colours.index(turn)
+    return [c for c in colours[k + 1:] + colours[:k] if c not in placed]
 
 
 @SLOW
@@ -750,4 +784,5 @@ def test_every_choice_does_what_the_engine_then_does(game: tuple) -> None:
             assert choice.safe == (0 <= choice.end <= LAST_TRACK
                                    and ref_square(me, choice.end) in SAFE)
             assert choice.bonus == 20 * len(choice.captures) + 10 * choice.home
-            assert choice.wins == (after.phase is Phase.OVER)
+            # the first to finish wins (the game ends, or asks whether to play on)
+            assert choice.wins == (state.winner is None and after.pieces[me] == (HOME,) * 4)

@@ -1,4 +1,7 @@
-"""Soak test: 1,000 computer-only random games with fixed seeds all end with one winner."""
+"""Soak test: 1,000 computer-only random games with fixed seeds all end with one winner.
+
+The random players also answer the question whether to play on for places at random (games
+of three or four), so some games end at the first finish and some are played on."""
 
 from __future__ import annotations
 
@@ -44,14 +47,21 @@ def play(seed: int) -> Game:
 def test_a_thousand_random_games_each_end_with_one_winner() -> None:
     winners: Counter = Counter()
     sizes: Counter = Counter()
+    played_on: Counter = Counter()
     for seed in range(GAMES):
         game = play(seed)
         state = game.state
         colours = game.colours
         assert state.phase is Phase.OVER, (seed, len(game.actions))
         finished = [c for c in colours if state.pieces[c] == (HOME,) * 4]
-        assert finished == [state.winner], (seed, state.pieces, state.winner)
-        assert state.winner in colours
+        assert state.winner in finished, (seed, state.pieces, state.winner)
+        if state.places:  # asked to play on: everyone is placed, the finishers first
+            assert len(colours) > 2 and sorted(state.places) == list(colours), seed
+            assert state.places[0] == state.winner, seed
+            assert set(state.places[:len(finished)]) == set(finished), seed
+            played_on[len(finished) > 1] += 1
+        else:
+            assert finished == [state.winner], (seed, state.pieces, state.winner)
         assert all(state.pieces[c] == () for c in range(4) if c not in colours)
         assert legal_actions(state) == []
         # a sane length: every game needs rolls, none goes on for ever
@@ -62,3 +72,4 @@ def test_a_thousand_random_games_each_end_with_one_winner() -> None:
     assert sum(winners.values()) == GAMES
     assert set(winners) == {0, 1, 2, 3}  # every colour wins some games
     assert sizes == {2: 334, 3: 333, 4: 333}
+    assert played_on[True] and played_on[False]  # some played on, some stopped when asked

@@ -8,13 +8,32 @@ from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 from components.looks import parcheesi_bonuses as bonuses
 from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, sound_for
 from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import Move, Roll, apply, standings
+from parcheesi.game import (
+    Move,
+    Placed,
+    PlayOn,
+    PlayOnDeclined,
+    Roll,
+    apply,
+    standings,
+)
 from parcheesi.live import Stats
-from parcheesi.state import State
+from parcheesi.ludo.engine import LUDO_RULES
+from parcheesi.ludo.state import LudoState
+from parcheesi.state import Phase, State
 
 NAMES = {RUBY: "Ann", EMERALD: "Emerald", SAPPHIRE: "Sapphire", AMBER: "Amber"}
 SEATS = {RUBY: "Ann (Ruby)", EMERALD: "Emerald, easy computer",
          SAPPHIRE: "Sapphire, hard computer", AMBER: "Amber, medium computer"}
+
+
+def play(state: State, *actions: object) -> tuple[State, list]:
+    """Apply actions in turn; the final state and all events."""
+    events: list = []
+    for action in actions:
+        state, new = apply(state, action)  # type: ignore[arg-type]
+        events.extend(new)
+    return state, events
 
 
 def seen(state: State, *, version: int = 1, acting: bool = True, stats: Stats | None = None
@@ -192,3 +211,108 @@ def test_each_kind_of_moment_has_its_sound():
     last, _ = rolled("ruby", {"ruby": [66, H, H, H], "sapphire": [S, S, 30, H]}, (5, 3))
     _, events = apply(last, Move(0, (5,)))
     assert sound_for(events) == "win"
+
+
+# --- playing on for places ---------------------------------------------------------------------
+
+THREE = {"ruby": [S, 10, 20, 30], "emerald": [68, H, H, H], "sapphire": [S, S, 5, 40]}
+"""Emerald's last piece is on 68: a 3 takes it HOME, first, in a game of three."""
+
+
+def finished_first() -> tuple[State, list]:
+    """Emerald finishes first: Sapphire, then Ann (Ruby), are asked whether to play on."""
+    state, _ = rolled("emerald", THREE, (3, 2))
+    return apply(state, Move(0, (3,)))
+
+
+def test_the_person_asked_whether_to_play_on_answers_with_two_buttons():
+    asked, _ = apply(finished_first()[0], PlayOn(True))  # the computer Sapphire agrees
+    assert asked.turn == RUBY
+    model = TableModel()
+    screen = model.screen(seen(asked), [])
+    assert screen.options == (("Play on for the next places", PlayOn(True)),
+                              ("End the game now", PlayOn(False)))
+    assert screen.status == ("Ann: play on for the next places, or end the game and place "
+                             "everyone by how far they got?")
+    assert not screen.can_roll and screen.choose_note is None and screen.board.movable == set()
+    assert screen.can_hint  # the hint plays on
+    # while the game goes on, the winner's badge says its place and there is no winner card
+    assert screen.winner is None and screen.standings == ()
+    assert [(b.colour, b.place, b.place_text, b.current) for b in screen.badges] == [
+        (RUBY, None, "", True), (EMERALD, 1, "1st", False), (SAPPHIRE, None, "", False)]
+    assert screen.badges[1].label == "Emerald, 1st place, 4 HOME"
+    assert screen.turn == "Turn: Ann (Ruby)"
+    # a table that may not act shows no buttons
+    assert model.screen(seen(asked, acting=False), []).options == ()
+
+
+def test_the_question_and_its_answers_are_told_in_the_status_and_the_log():
+    state, events = finished_first()
+    stats = Stats(PARCHEESI_RULES)
+    stats.record(events)
+    model = TableModel()
+    now = seen(state, version=2, acting=False, stats=stats)
+    model.changed(now, events)
+    assert model.screen(now, events).log[:3] == (
+        "Play on for the next places? Sapphire, Ann decide", "Emerald takes 1st place",
+        "Emerald wins!")
+    state, events = play(state, PlayOn(True), PlayOn(True))
+    stats.record(events)
+    assert TableModel().screen(seen(state, stats=stats), events).log[:4] == (
+        "Sapphire's turn", "Playing on for the next places", "Ann plays on",
+        "Sapphire plays on")
+    assert [b.place_text for b in TableModel().screen(seen(state), []).badges] == [
+        "", "1st", ""]
+
+
+def test_a_game_ended_by_a_no_shows_every_place_on_the_winner_card():
+    state, events = play(finished_first()[0], PlayOn(True), PlayOn(False))
+    assert events[1:] == [PlayOnDeclined(RUBY), Placed(RUBY, 2), Placed(SAPPHIRE, 3)]
+    stats = Stats(PARCHEESI_RULES)
+    stats.record(events)
+    screen = TableModel().screen(seen(state, acting=False, stats=stats), events)
+    assert screen.winner == "Emerald" and screen.turn == "Emerald won"
+    assert [(s.place, s.player) for s in screen.standings] == [
+        (1, "Emerald"), (2, "Ann"), (3, "Sapphire")]
+    assert [b.place_text for b in screen.badges] == ["2nd", "1st", "3rd"]
+    assert "Ann ends the game" in screen.log
+
+
+def test_players_placed_together_share_their_place_on_the_winner_card():
+    # Ann and Sapphire have the same progress when Sapphire says no: both are second (in
+    # turn order).
+    pieces = {"ruby": [S, 10, 20, S], "emerald": [68, H, H, H], "sapphire": [S, 10, 20, S]}
+    state, _ = rolled("emerald", pieces, (3, 2))
+    state, _ = play(state, Move(0, (3,)), PlayOn(False))
+    screen = TableModel().screen(seen(state, acting=False), [])
+    assert [(s.place, s.player) for s in screen.standings] == [
+        (1, "Emerald"), (2, "Ann"), (2, "Sapphire")]
+
+
+def test_a_game_played_on_to_the_end_lists_the_places_as_they_came():
+    pieces = {"ruby": [S, S, 20, H], "emerald": [H, H, H, H], "sapphire": [68, H, H, H]}
+    start = at_roll("sapphire", pieces).with_(winner=EMERALD, places=(EMERALD,), ranks=(1,))
+    state, _ = apply(start, Roll(), (3, 2))
+    state, events = apply(state, Move(0, (3,)))
+    screen = TableModel().screen(seen(state, acting=False), events)
+    assert screen.winner == "Emerald"
+    assert [(s.place, s.player, s.home) for s in screen.standings] == [
+        (1, "Emerald", 4), (2, "Sapphire", 4), (3, "Ann", 1)]
+
+
+def test_a_ludo_player_asked_to_play_on_gets_the_same_two_buttons():
+    red, green, yellow = 0, 1, 2
+    pieces = ((55, 56, 56, 56), (56, 10, -1, -1), (-1, -1, -1, -1), ())
+    state = LudoState(colours=(red, green, yellow), pieces=pieces, phase=Phase.ROLL, turn=red)
+    state, _ = LUDO_RULES.apply(state, Roll(), lambda _: 1)
+    state, events = LUDO_RULES.apply(state, LUDO_RULES.choices(state)[0].action,
+                                     lambda _: 1)
+    assert state.phase is Phase.PLAY_ON and state.turn == green
+    names = {red: "Red", green: "Gus", yellow: "Yellow"}
+    now = Seen(LUDO_RULES, state, 3, names, names, Stats(LUDO_RULES), True)
+    screen = TableModel().screen(now, events)
+    assert screen.options == (("Play on for the next places", PlayOn(True)),
+                              ("End the game now", PlayOn(False)))
+    assert screen.option_marks == (0, 0)  # they land nowhere: no marker numbers
+    assert screen.status.startswith("Gus: play on for the next places")
+    assert screen.winner is None and [b.place_text for b in screen.badges] == ["1st", "", ""]

@@ -1,7 +1,8 @@
 """What a Ludo player can do: roll, move a piece, answer the play-on question.
 
-:class:`Roll` is Parcheesi's own (roll the dice, the opening roll included), so the table
-treats a roll alike in both games. Actions are small immutable values; the moves a roll
+:class:`Roll` and :class:`PlayOn` are Parcheesi's own (roll the dice, the opening roll
+included; play on for the next places or not), so the table treats them alike in both
+games. Actions are small immutable values; the moves a roll
 allows come with their action already made (:func:`move_action`), so a simulated game does
 not build a new action object per move.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import Roll
+from ..game import PlayOn, Roll
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,13 +22,6 @@ class Move:
 
     piece: int
     capture: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayOn:
-    """The answer of the player asked whether to play on for the next places."""
-
-    agree: bool
 
 
 Action = Roll | Move | PlayOn

@@ -76,6 +76,9 @@ class LudoRules:
     def standings(self, state: LudoState) -> list[int]:
         return standings(state)
 
+    def places(self, state: LudoState) -> list[tuple[int, int]]:
+        return list(zip(state.places, state.ranks, strict=True))
+
     def decide(self, state: LudoState, level: str, reason: bool = False) -> ai.Decision:
         return ai.decide(state, level, reason)
 

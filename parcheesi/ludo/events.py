@@ -5,11 +5,13 @@ same fields (:mod:`parcheesi.game`), so the table describes and animates both ga
 ``OpeningRolled(colour, dice=(n,))``, ``OpeningTied``, ``Starts``,
 ``Rolled(colour, dice=(n,), portions=(n,) or ())``, ``Entered(colour, piece, spent=(6,))``,
 ``Moved``, ``Captured`` (``progress`` is the captured piece's own progress), ``ReachedHome``,
-``NoMove``, ``TurnPassed`` and ``Won`` (the first player to finish). Every position in an
-event is the piece's own colour's progress (RULES-LUDO.md 2).
+``NoMove``, ``TurnPassed`` and ``Won`` (the first player to finish), and the end of a game
+played on for places: ``PlayOnAsked``, ``PlayOnAgreed``, ``PlayOnDeclined``, ``PlayingOn``
+and ``Placed``. Every position in an event is the piece's own colour's progress
+(RULES-LUDO.md 2).
 
-The classes below are Ludo's own: extra rolls, the third-six house rule, the play-on
-question, places and the roll limit. Each carries what the table needs to say what
+The classes below are Ludo's own: extra rolls, the third-six house rule and the roll
+limit. Each carries what the table needs to say what
 happened without asking the rules again.
 """
 
@@ -24,6 +26,11 @@ from ..game import (
     NoMove,
     OpeningRolled,
     OpeningTied,
+    Placed,
+    PlayingOn,
+    PlayOnAgreed,
+    PlayOnAsked,
+    PlayOnDeclined,
     ReachedHome,
     Rolled,
     Starts,
@@ -48,44 +55,6 @@ class ThirdSix:
     the turn passes."""
 
     colour: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayOnAsked:
-    """The first player finished: the ``colours`` still racing are asked, one at a time in
-    this order, whether to play on for the next places."""
-
-    colours: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayOnAgreed:
-    """``colour`` agreed to play on."""
-
-    colour: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayOnDeclined:
-    """``colour`` declined to play on: the game ends and the rest are placed by standing."""
-
-    colour: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayingOn:
-    """Everyone asked agreed: the ``colours`` still racing play on for the next places."""
-
-    colours: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """``colour`` takes ``place`` (1 = first). Players placed together by standing at the
-    end (pieces HOME, then progress) may share a place."""
-
-    colour: int
-    place: int
 
 
 @dataclass(frozen=True, slots=True)

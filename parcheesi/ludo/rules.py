@@ -30,6 +30,7 @@ from ..game import (
     Starts,
     TurnPassed,
     Won,
+    next_racing,
 )
 from ..state import IllegalAction, Phase
 from .actions import Action, Move, PlayOn, Roll
@@ -312,18 +313,6 @@ def _pass_turn(values: Values, events: Events) -> LudoState:
     new = _NEW(LudoState)
     _SET(new, "__dict__", values)
     return new
-
-
-def next_racing(colours: tuple[int, ...], places: tuple[int, ...], after: int) -> int:
-    """The first colour after ``after`` in turn order that is not placed (``after`` itself
-    when it is the only one)."""
-    k = colours.index(after)
-    count = len(colours)
-    for step in range(1, count + 1):
-        colour = colours[(k + step) % count]
-        if colour not in places:
-            return colour
-    return after
 
 
 def _finish(values: Values, events: Events) -> LudoState:
