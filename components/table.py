@@ -130,7 +130,7 @@ class TableView:
                 self.roll_button = PlainButton.stamped(
                     "Roll", on_press=self.roll, stamp=self.stamp(), filled=True,
                     size="lg").props('data-testid=roll aria-keyshortcuts=R')
-        with Region("row").classes("gap-2 w-full no-wrap"):
+        with Region("row").classes("gap-2 w-full no-wrap") as self.piece_row:
             self.piece_buttons = []
             for piece in range(4):
                 button = PlainButton.stamped(
@@ -379,6 +379,7 @@ class TableView:
         self._show_chips(screen)
         self.roll_button.set_text(screen.roll_text)
         self.roll_button.set_enabled(screen.can_roll)
+        self.piece_row.set_visibility(not screen.question)
         for button, shown in zip(self.piece_buttons, screen.pieces, strict=True):
             button.set_enabled(shown.enabled)
             button.restyle(tone=screen.tone, filled=shown.pressed)

@@ -161,6 +161,9 @@ class Screen:
     tone: Tone
     pieces: tuple[PieceButton, ...]
     options: tuple[tuple[str, Action], ...]
+    question: bool
+    """Whether the options answer a question rather than move a piece (play on?): the
+    piece buttons, which have nothing to do then, make room for them."""
     option_marks: tuple[int, ...]
     """Each option's landing marker number on the board (the same number on both; 0 for an
     option that lands nowhere)."""
@@ -346,6 +349,7 @@ class TableModel:
                                      seen.look.piece_label(name(state.turn), k, p))
                          for k, p in enumerate(state.pieces[state.turn])),
             options=options,
+            question=bool(options) and self.selected is None,
             option_marks=self._marks(seen, options),
             choose_note=("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
                                              else "")) if picking else None,

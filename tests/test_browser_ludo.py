@@ -1,6 +1,7 @@
 """Ludo in headless Chromium at phone size: a solo game played to its end with the table's
 own controls, the house rules on the table at 320 x 640, and an online Ludo room in two
-browsers (the host's and a guest's, each with its own storage).
+browsers (the host's and a guest's, each with its own storage); and the play-on question of
+a Parcheesi game of three, which both games share.
 
 Waiting is on conditions only (WebDriverWait, ``screen.wait_for``).
 """
@@ -16,10 +17,14 @@ from nicegui.testing import Screen
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
+from test_app_flows import near_the_end
 from test_browser_table import all_now, box, by_testid, css, enabled_button, until
 from test_rooms_browser import Phone
 
 SEED = 5
+
+
+__all__ = ["near_the_end"]  # the fixture, used here as in test_app_flows
 
 
 @pytest.fixture(autouse=True)
@@ -147,3 +152,46 @@ def test_an_online_ludo_room_in_two_browsers(
         assert errors == [], errors
     finally:
         guest.driver.quit()
+
+
+@pytest.mark.browser
+def test_the_play_on_question_is_in_view_and_the_places_show_as_decided(
+        screen: Screen, near_the_end: None) -> None:
+    """A Parcheesi game of three from NEAR_THE_END (test_app_flows): once Emerald finishes,
+    the person is asked on the phone's screen, answers with a button, and Emerald's badge
+    keeps its place while the race for second goes on."""
+    screen.open("/new")
+    screen.click("3 players")
+    screen.wait_for(lambda: bool(all_now(screen, css("seat-sapphire"))))
+    by_testid(screen, "start-game").click()
+    until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"), "the table")
+    asked = "Play on for the next places"
+    for _ in range(200):
+        if any(o.text == asked for o in all_now(screen, css("move-option"))):
+            break
+        with contextlib.suppress(WebDriverException):
+            for name in ("roll", "play-best"):
+                buttons = all_now(screen, css(name))
+                if buttons and buttons[0].is_enabled():
+                    buttons[0].click()
+                    break
+        until(screen, lambda: any(b.is_enabled() for n in ("roll", "play-best")
+                                  for b in all_now(screen, css(n)))
+              or bool(all_now(screen, css("move-option"))), "a button to press")
+    options = all_now(screen, css("move-option"))
+    assert [o.text for o in options] == [asked, "End the game now"]
+    width, height = screen.selenium.execute_script("return [innerWidth, innerHeight]")
+    for option in options:
+        rect = option.rect
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= width
+        assert rect["y"] >= 0 and rect["y"] + rect["height"] <= height, "in view"
+        assert rect["height"] >= 44
+    assert not all_now(screen, css("winner"))
+    assert "1st" in by_testid(screen, "player-emerald").text
+    assert not by_testid(screen, "piece-1").is_displayed()  # room for the answers
+    options[0].click()
+    until(screen, lambda: not all_now(screen, css("move-option"))
+          and "Ruby plays on" in by_testid(screen, "log").text, "the race to go on")
+    assert "1st" in by_testid(screen, "player-emerald").text
+    assert not all_now(screen, css("winner"))
+    until(screen, lambda: by_testid(screen, "piece-1").is_displayed(), "the pieces again")

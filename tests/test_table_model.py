@@ -232,6 +232,7 @@ def test_the_person_asked_whether_to_play_on_answers_with_two_buttons():
     screen = model.screen(seen(asked), [])
     assert screen.options == (("Play on for the next places", PlayOn(True)),
                               ("End the game now", PlayOn(False)))
+    assert screen.question  # the piece buttons make room for the answers
     assert screen.status == ("Ann: play on for the next places, or end the game and place "
                              "everyone by how far they got?")
     assert not screen.can_roll and screen.choose_note is None and screen.board.movable == set()
