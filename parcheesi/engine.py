@@ -18,13 +18,14 @@ from .analysis import outcomes_after_roll
 from .board import COLOURS, opposite
 from .choices import Choice, choices
 from .dice import DiceSource, seeded
-from .game import Action, Captured, Event, Roll, apply, motions, standings
+from .game import Action, Event, Roll, apply, motions, standings
 from .layout import Motion
+from .readings import SharedReadings
 from .state import Phase, State, new_state, validate_colours
 
 
 @dataclass(frozen=True)
-class ParcheesiRules:
+class ParcheesiRules(SharedReadings):
     kind: str = "parcheesi"
     title: str = "Parcheesi"
     colours: tuple[str, ...] = COLOURS
@@ -57,21 +58,6 @@ class ParcheesiRules:
     def choices(self, state: State) -> list[Choice]:
         return choices(state)
 
-    def turn(self, state: State) -> int:
-        return state.turn
-
-    def rolling(self, state: State) -> bool:
-        return state.phase in (Phase.OPENING, Phase.ROLL)
-
-    def over(self, state: State) -> bool:
-        return state.phase is Phase.OVER
-
-    def winner(self, state: State) -> int | None:
-        return state.winner
-
-    def rolls(self, state: State) -> int:
-        return state.rolls
-
     def standings(self, state: State) -> list[int]:
         return standings(state)
 
@@ -83,9 +69,6 @@ class ParcheesiRules:
 
     def hint(self, state: State) -> ai.Decision:
         return ai.hint(state)
-
-    def captures(self, events: Sequence[Event]) -> list[tuple[int, int]]:
-        return [(e.by_colour, e.colour) for e in events if isinstance(e, Captured)]
 
     def motions(self, events: Sequence[Event]) -> list[Motion]:
         return motions(events)

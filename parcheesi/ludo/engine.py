@@ -17,7 +17,7 @@ from .. import layout
 from ..choices import Choice
 from ..game import Captured, Entered, Moved
 from ..layout import Motion
-from ..state import Phase
+from ..readings import SharedReadings
 from . import ai, notation
 from .board import COLOURS, HOUSE_RULES, YARD
 from .choices import choices
@@ -28,7 +28,7 @@ from .state import LudoState, new_state, validate_colours
 
 
 @dataclass(frozen=True)
-class LudoRules:
+class LudoRules(SharedReadings):
     kind: str = "ludo"
     title: str = "Ludo"
     colours: tuple[str, ...] = COLOURS
@@ -58,21 +58,6 @@ class LudoRules:
     def choices(self, state: LudoState) -> list[Choice]:
         return choices(state)
 
-    def turn(self, state: LudoState) -> int:
-        return state.turn
-
-    def rolling(self, state: LudoState) -> bool:
-        return state.phase in (Phase.OPENING, Phase.ROLL)
-
-    def over(self, state: LudoState) -> bool:
-        return state.phase is Phase.OVER
-
-    def winner(self, state: LudoState) -> int | None:
-        return state.winner
-
-    def rolls(self, state: LudoState) -> int:
-        return state.rolls
-
     def standings(self, state: LudoState) -> list[int]:
         return standings(state)
 
@@ -84,9 +69,6 @@ class LudoRules:
 
     def hint(self, state: LudoState) -> ai.Decision:
         return ai.hint(state)
-
-    def captures(self, events: Sequence[Event]) -> list[tuple[int, int]]:
-        return [(e.by_colour, e.colour) for e in events if isinstance(e, Captured)]
 
     def motions(self, events: Sequence[Event]) -> list[Motion]:
         """(colour, piece, from, to) in the colour's own progress: an entry from the yard
