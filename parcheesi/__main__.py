@@ -6,6 +6,10 @@
   end of the roll, with the hint's reason; ``--lines`` answers one request per line.
 - ``simulate --players a,b[,c[,d]] --games N --seed S [--game KIND] [--house a,b]
   [--json]``: computer-only games (``--house``: the game's house rules to switch on).
+- ``verify FILE``: check a game record (``docs/records.md``): every action legal, every die
+  from the seed committed to at the start and the players' contributions.
+- ``replay FILE``: a record's final position (an ``outcomes`` request, without dice) on one
+  line and its result on the next.
 - ``migrate``: bring the database up to this version's schema (the server also does it on
   start).
 - ``backup OUTPUT`` / ``restore BACKUP``: a consistent copy of the database while the server
@@ -169,6 +173,44 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_record(path: str) -> Any:
+    """The record in file ``path`` (``-``: standard input), read and checked."""
+    from .records import MAX_RECORD_BYTES, RecordError, parse_record
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    return parse_record(data)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .records import RecordError, verify
+
+    try:
+        print(verify(_read_record(args.file)))
+    except RecordError as error:
+        return _fail(str(error))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .records import RecordError, replay, result_of
+
+    try:
+        record = _read_record(args.file)
+        final = replay(record)[-1].state
+    except RecordError as error:
+        return _fail(str(error))
+    print(json.dumps(record.rules.position(final)))
+    print(json.dumps(result_of(record.rules, final)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m parcheesi",
                                      description="Classic Parcheesi tools.")
@@ -196,6 +238,14 @@ def main(argv: list[str] | None = None) -> int:
                           f"{', '.join(GAMES['ludo'].house_rules)})")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
+    for name, run, text in (
+            ("verify", cmd_verify, "check a game record: legal actions, dice from the "
+             "committed seed"),
+            ("replay", cmd_replay, "print a game record's final position (an outcomes "
+             "request without dice) and its result")):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("file", help="the record (JSON; - for standard input)")
+        command.set_defaults(run=run)
     for name, run, text in (("migrate", cmd_migrate, "upgrade the database schema"),
                             ("backup", cmd_backup, "write a consistent backup"),
                             ("restore", cmd_restore, "restore a backup (server stopped)")):

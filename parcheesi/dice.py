@@ -7,7 +7,6 @@ stored game are reproducible from its seed alone and a replay needs no hidden RN
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Callable, Iterable
 
 Dice = tuple[int, int]
@@ -29,10 +28,6 @@ def seeded(seed: int) -> DiceSource:
         return values[0], values[1]
 
     return roll
-
-
-def new_seed() -> int:
-    return secrets.randbits(63)
 
 
 def fixed(rolls: Iterable[Dice], first_index: int = 0) -> DiceSource:

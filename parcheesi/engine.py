@@ -17,7 +17,7 @@ from . import ai, layout, notation
 from .analysis import outcomes_after_roll
 from .board import COLOURS, opposite
 from .choices import Choice, choices
-from .dice import DiceSource, seeded
+from .dice import Dice, DiceSource, seeded
 from .game import Action, Event, Roll, apply, motions, standings
 from .layout import Motion
 from .readings import SharedReadings
@@ -84,6 +84,15 @@ class ParcheesiRules(SharedReadings):
 
     def action_to_json(self, action: Action) -> dict[str, Any]:
         return notation.action_to_json(action)
+
+    def dice_to_json(self, dice: Dice) -> list[int]:
+        return notation.dice_to_json(dice)
+
+    def dice_from_json(self, raw: Any) -> Dice:
+        return notation.dice_from_json(raw)
+
+    def position(self, state: State) -> dict[str, Any]:
+        return notation.position_to_json(state)
 
     def action_from_json(self, raw: Any) -> Action:
         return notation.action_from_json(raw)

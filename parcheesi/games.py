@@ -135,6 +135,16 @@ class GameRules(Protocol):
     def action_from_json(self, raw: Any) -> Any:
         """The action of a stored or sent JSON object; NotationError if it is not one."""
 
+    def dice_to_json(self, dice: Any) -> Any:
+        """What one roll gave, as a game record writes it."""
+
+    def dice_from_json(self, raw: Any) -> Any:
+        """One roll of a game record; NotationError if it is not what a roll can give."""
+
+    def position(self, state: Any) -> dict[str, Any]:
+        """The position as an ``outcomes`` request (DESIGN.md), with the dice only while
+        the player to move has rolled and not moved yet."""
+
     def outcomes(self, request: dict[str, Any]) -> dict[str, Any]:
         """The ``outcomes`` command's answer to a request of this game (DESIGN.md)."""
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
-from .dice import new_seed
+from . import fairness
 from .games import DEFAULT_GAME, GAMES, Action, Event, GameRules, State, rules_for
 from .loading import SingleFlight
 from .state import IllegalAction
@@ -158,6 +158,10 @@ class LiveGame:
         self.owner = row.owner
         self.mode = row.mode
         self.seed = row.seed
+        self.commitment = row.commitment
+        """The SHA-256 of the dice secret, which the game's details show from the start."""
+        self.contributions: dict[str, str] = json.loads(row.contributions)
+        """What the players' browsers added to the dice (colour name -> hex)."""
         self.seats = {s.colour: s for s in seats_of(row)}
         self.state = state
         self.version = row.version
@@ -276,6 +280,28 @@ class LiveGame:
         self.notify(events)
         return events
 
+    async def contribute(self, colour: int, value: str) -> bool:
+        """Add a human seat's browser randomness to the dice (``fairness``): once per seat,
+        only before the first roll, and only for a game with a commitment. Returns whether
+        it was taken; anything else is ignored, changing nothing."""
+        name = self.rules.colours[colour] if 0 <= colour < len(self.rules.colours) else ""
+        seat = self.seats.get(colour)
+        if (seat is None or not seat.is_human or not self.commitment
+                or not fairness.is_hex(value, fairness.CONTRIBUTION_BYTES)):
+            return False
+        async with self.lock:
+            if self.version != 0 or name in self.contributions:
+                return False
+            row = await self.store.game(self.id)
+            if row is None or not row.secret:
+                return False
+            added = {**self.contributions, name: value}
+            seed = fairness.dice_seed(row.secret, added)
+            if not await self.store.add_contribution(self.id, json.dumps(added), seed):
+                return False
+            self.contributions, self.seed, self.dice = added, seed, self.rules.dice(seed)
+        return True
+
     def notify(self, events: list[Event]) -> None:
         """Tell the watchers and the open views (a failing one never stops the others)."""
         for listener in [*self.watchers, *self.listeners]:
@@ -330,6 +356,8 @@ class LiveGame:
             return
         state, stats = await load_record(self.store, row)
         self.state, self.version, self.stats = state, row.version, stats
+        self.contributions, self.seed = json.loads(row.contributions), row.seed
+        self.dice = self.rules.dice(row.seed)
         log.warning("game reloaded from the database", extra={"game": self.id,
                                                               "version": row.version})
         self.notify([])
@@ -373,15 +401,21 @@ async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
     must agree with it; the record wins if not)."""
     rules = rules_for(row.kind)
     actions = [rules.action_from_json(raw) for raw in await store.actions(row.id)]
-    colours = tuple(s.colour for s in seats_of(row))
-    state, dice, stats = (rules.new_state(colours, house_of(row.house)), rules.dice(row.seed),
-                          Stats(rules))
+    state, dice, stats = first_state(row), rules.dice(row.seed), Stats(rules)
     for action in actions:
         state, events = rules.apply(state, action, dice)
         stats.record(events)
     if state != rules.state_from_json(json.loads(row.state)):
         log.error("game %s: stored snapshot differs from its record; using the record", row.id)
     return state, stats
+
+
+def first_state(row: GameRow) -> State:
+    """The position a stored game began at."""
+    rules = rules_for(row.kind)
+    if row.start:
+        return rules.state_from_json(json.loads(row.start))
+    return rules.new_state(tuple(s.colour for s in seats_of(row)), house_of(row.house))
 
 
 def seats_of(row: GameRow) -> list[Seat]:
@@ -412,14 +446,22 @@ class Hub:
         return self.add(row, state)
 
     def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
-                house: tuple[str, ...] = ()) -> tuple[GameRow, State]:
-        """The row and first state of a new game of ``kind`` (not stored yet)."""
+                house: tuple[str, ...] = (), start: State | None = None
+                ) -> tuple[GameRow, State]:
+        """The row and first state of a new game of ``kind`` (not stored yet), with a fresh
+        dice secret committed to; ``start``: a position to begin at other than the opening
+        one (a game continued from a record)."""
         rules = rules_for(kind)
         ordered = sorted(seats, key=lambda s: s.colour)
-        state = rules.new_state(tuple(s.colour for s in ordered), house)
+        state = start if start is not None else rules.new_state(
+            tuple(s.colour for s in ordered), house)
+        secret = fairness.new_secret()
         row = GameRow(id=uuid.uuid4().hex, owner=owner, mode=mode, kind=kind,
                       house=house_text(house),
-                      seats=json.dumps([asdict(s) for s in ordered]), seed=new_seed(),
+                      seats=json.dumps([asdict(s) for s in ordered]),
+                      seed=fairness.dice_seed(secret, {}), secret=secret,
+                      commitment=fairness.commitment(secret),
+                      start="" if start is None else json.dumps(rules.state_to_json(start)),
                       state=json.dumps(rules.state_to_json(state)))
         return row, state
 

@@ -235,6 +235,31 @@ def _int_in(value: object, low: int, high: int) -> TypeGuard[int]:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
+def position_to_json(state: State) -> dict[str, Any]:
+    """The position as an ``outcomes`` request: with the dice when the player to move has
+    rolled and not moved yet (the request of that roll), without them otherwise."""
+    request: dict[str, Any] = {"game": "parcheesi", "turn": COLOURS[state.turn],
+                               "pieces": pieces_to_json(state.pieces),
+                               "doubles": state.doubles}
+    if state.phase is Phase.MOVE and state.dice is not None and not state.rewards:
+        a, b = state.dice
+        whole = (a, a, 7 - a, 7 - a) if state.four else (a, b)
+        if state.portions == tuple(sorted(whole, reverse=True)):
+            request["dice"] = [a, b]
+            request["doubles"] = state.doubles - (a == b)
+    return request
+
+
+def dice_to_json(dice: Dice) -> list[int]:
+    return [dice[0], dice[1]]
+
+
+def dice_from_json(raw: Any) -> Dice:
+    if not isinstance(raw, list) or len(raw) != 2 or not all(_int_in(v, 1, 6) for v in raw):
+        raise NotationError(f"dice must be two values 1..6, not {brief(json.dumps(raw))}")
+    return raw[0], raw[1]
+
+
 def compact(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, bindparam, delete, event, insert, update
+from sqlalchemy import BigInteger, Column, bindparam, delete, event, insert, or_, update
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.dialects.sqlite import DATETIME
 from sqlalchemy.engine import make_url
@@ -62,6 +62,17 @@ class GameRow(SQLModel, table=True):
     seats: str
     """JSON list of seats: colour, kind (human/computer), level, name."""
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    """The seed the dice come from (``fairness.dice_seed`` of the secret and the
+    contributions; for a game stored before commitments, its own secret)."""
+    secret: str = Field(default="", max_length=64)
+    """The server's secret for the dice (hex), never shown before the game is over."""
+    commitment: str = Field(default="", max_length=64)
+    """The SHA-256 of the secret, shown from the start ("" for games before commitments)."""
+    contributions: str = "{}"
+    """JSON object: colour name -> the randomness that seat's browser added (hex)."""
+    start: str = ""
+    """JSON state the game began at ("" for the opening position; a game continued from
+    an imported record begins where the record was left)."""
     state: str
     """JSON snapshot of the current engine state (``notation.state_to_json``)."""
     version: int = 0
@@ -80,6 +91,16 @@ class ActionRow(SQLModel, table=True):
     action: str
     """JSON of the action (``notation.action_to_json``)."""
     created_at: datetime = Field(default_factory=_now)
+
+
+class PlayerRow(SQLModel, table=True):
+    """A browser that played a seat of a game (what My games lists)."""
+
+    __tablename__ = "players"
+
+    game_id: str = Field(primary_key=True, foreign_key="games.id", max_length=32)
+    browser: str = Field(primary_key=True, index=True, max_length=64)
+    joined_at: datetime = Field(default_factory=_now)
 
 
 class HealthRow(SQLModel, table=True):
@@ -109,6 +130,8 @@ class RoomRow(SQLModel, table=True):
 
 
 LOCAL_MODES = ("same_device", "solo")
+MY_GAMES_LIMIT = 200
+"""Games My games lists at most (the newest first)."""
 
 
 def house_text(house: tuple[str, ...]) -> str:
@@ -430,6 +453,41 @@ class Store:
             await self._set_game(session, game_id, abandoned=True)
             await session.commit()
 
+    async def add_contribution(self, game_id: str, contributions: str, seed: int) -> bool:
+        """Store a seat's contribution to the dice and the seed it leads to, only while the
+        game has no action yet (the first roll fixes the dice); False if it has one."""
+        async with self._write_session() as session:
+            result = await session.exec(
+                update(GameRow).where(col(GameRow.id) == game_id, col(GameRow.version) == 0)
+                .values(contributions=contributions, seed=seed, updated_at=_now()))
+            await session.commit()
+            return bool(result.rowcount == 1)
+
+    async def took_part(self, game_id: str, browser: str) -> None:
+        """Remember that ``browser`` plays a seat of the game (once however often asked)."""
+        async with self.session() as session:
+            if await session.get(PlayerRow, (game_id, browser)) is not None:
+                return
+        async with self._write_session() as session:
+            if await session.get(PlayerRow, (game_id, browser)) is None:
+                session.add(PlayerRow(game_id=game_id, browser=browser))
+                await session.commit()
+
+    async def games_of(self, browser: str | None, limit: int = MY_GAMES_LIMIT
+                       ) -> list[GameRow]:
+        """The newest games ``browser`` played in (its local games and the seats it held
+        online), or every game on the server for ``None`` (the host); abandoned local games
+        that were never played are left out."""
+        query = select(GameRow).where(
+            or_(col(GameRow.abandoned).is_(False), col(GameRow.version) > 0))
+        if browser is not None:
+            joined = select(PlayerRow.game_id).where(PlayerRow.browser == browser)
+            query = query.where(or_(col(GameRow.owner) == browser, col(GameRow.id).in_(joined)))
+        async with self.session() as session:
+            rows = await session.exec(
+                query.order_by(GameRow.updated_at.desc()).limit(limit))  # type: ignore[attr-defined]
+            return list(rows)
+
     @staticmethod
     async def _set_game(session: AsyncSession, game_id: str, **values: Any) -> None:
         """Set some columns of a game (if it exists) and its ``updated_at``."""
@@ -473,8 +531,9 @@ class Store:
                 games = (await session.exec(select(GameRow.id).where(
                     GameRow.owner == owner))).all()
                 if games:
-                    await session.exec(delete(ActionRow).where(
-                        col(ActionRow.game_id).in_(games)))
+                    for table in (ActionRow, PlayerRow):
+                        await session.exec(delete(table).where(
+                            col(table.game_id).in_(games)))
                     await session.exec(delete(GameRow).where(col(GameRow.owner) == owner))
                 await session.exec(delete(RoomRow).where(col(RoomRow.code) == code))
             await session.commit()

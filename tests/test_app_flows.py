@@ -60,7 +60,7 @@ RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ position of each watched piece]."""
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
 
 
 @pytest.fixture

@@ -62,7 +62,7 @@ async def record_replay(game: LiveGame) -> tuple[Game, Stats]:
 
 @pytest.fixture
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.live.new_seed", lambda: SEED)
+    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
 
 
 async def test_a_solo_game_is_played_to_the_winner_card(

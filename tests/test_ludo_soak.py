@@ -1,6 +1,7 @@
 """Soak test: 1,000 computer-only Ludo games with fixed seeds, mixed table sizes and house
 rules, played through the game-rules interface as the server plays them (the computers'
-``decide``, then ``apply`` with the game's seeded dice): each ends in places or a draw."""
+``decide``, then ``apply`` with the game's seeded dice): each ends in places or a draw, and
+its game record exports, reads back and replays to the identical final state."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from parcheesi.ludo.board import HOME, HOUSE_RULES
 from parcheesi.ludo.engine import LUDO_RULES
 from parcheesi.ludo.rules import DRAW_ROLLS
 from parcheesi.state import Phase
+from tests.record_helpers import assert_round_trip, stored_row
 
 GAMES = 1000
 MAX_ACTIONS = 3 * DRAW_ROLLS
@@ -36,12 +38,15 @@ def test_a_thousand_computer_games_each_end_in_places_or_a_draw() -> None:
     for seed in range(GAMES):
         colours, house = table(seed)
         state, dice = rules.new_state(colours, house), rules.dice(seed)
+        played = []
         for _ in range(MAX_ACTIONS):
             if rules.over(state):
                 break
             for action in rules.decide(state, "random").actions:
                 state, _ = rules.apply(state, action, dice)
+                played.append(rules.action_to_json(action))
         assert state.phase is Phase.OVER, (seed, state.race_rolls)
+        assert_round_trip(stored_row("ludo", colours, house, seed=seed), played, state)
         assert state.race_rolls <= DRAW_ROLLS and rules.choices(state) == []
         assert all(state.pieces[c] == () for c in range(4) if c not in colours)
         if state.draw:

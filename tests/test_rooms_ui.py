@@ -65,7 +65,7 @@ class Person:
 @pytest.fixture
 def seed(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     def use(value: int) -> None:
-        monkeypatch.setattr("parcheesi.live.new_seed", lambda: value)
+        monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: value)
 
     use(SEED_4)
     return use

@@ -1,4 +1,5 @@
-"""Soak test: 1,000 computer-only random games with fixed seeds all end with one winner.
+"""Soak test: 1,000 computer-only random games with fixed seeds all end with one winner, and
+each one's game record exports, reads back and replays to the identical final state.
 
 The random players also answer the question whether to play on for places at random (games
 of three or four), so some games end at the first finish and some are played on."""
@@ -12,7 +13,9 @@ import pytest
 
 from parcheesi.board import HOME
 from parcheesi.game import Game, legal_actions
+from parcheesi.notation import action_to_json
 from parcheesi.state import Phase
+from tests.record_helpers import assert_round_trip, stored_row
 
 COLOUR_SETS = {2: [(0, 2), (1, 3)],
                3: [(0, 1, 2), (1, 2, 3), (0, 1, 3), (0, 2, 3)],
@@ -67,6 +70,8 @@ def test_a_thousand_random_games_each_end_with_one_winner() -> None:
         # a sane length: every game needs rolls, none goes on for ever
         assert len(colours) < state.rolls <= MAX_ROLLS_PER_COLOUR * len(colours), (
             seed, state.rolls)
+        assert_round_trip(stored_row("parcheesi", colours, seed=seed),
+                          [action_to_json(a) for a in game.actions], state)
         winners[state.winner] += 1
         sizes[len(colours)] += 1
     assert sum(winners.values()) == GAMES

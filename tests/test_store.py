@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -22,7 +23,7 @@ from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -142,6 +143,13 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_records(connection: Any) -> None:
+    """Take the schema back to before game records (revision 0006)."""
+    connection.execute(text("DROP TABLE players"))
+    for column in ("secret", "commitment", "contributions", "start"):
+        connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
+
+
 async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resume(
         database_url):
     # Version 1 of the schema (local games only), with a game saved by that version.
@@ -152,6 +160,7 @@ async def test_a_database_from_the_first_revision_is_upgraded_and_its_games_resu
     await store.close()
     engine = create_engine(sync_url(database_url))
     with engine.begin() as connection:
+        drop_records(connection)
         connection.execute(text("DROP TABLE rooms"))
         connection.execute(text("DROP TABLE health"))
         connection.execute(text("ALTER TABLE games DROP COLUMN kind"))
@@ -182,6 +191,7 @@ async def test_games_from_before_game_kinds_are_parcheesi_and_unknown_kinds_stay
         connection.execute(text("ALTER TABLE rooms DROP COLUMN kind"))
         for table in ("games", "rooms"):
             connection.execute(text(f"ALTER TABLE {table} DROP COLUMN house"))
+        drop_records(connection)
         connection.execute(text("UPDATE alembic_version SET version_num = '0003'"))
     await asyncio.to_thread(upgrade, database_url)
     with engine.begin() as connection:
@@ -208,6 +218,7 @@ async def test_rooms_from_before_room_kinds_play_parcheesi(database_url):
         connection.execute(text("ALTER TABLE rooms DROP COLUMN kind"))
         for table in ("games", "rooms"):
             connection.execute(text(f"ALTER TABLE {table} DROP COLUMN house"))
+        drop_records(connection)
         connection.execute(text("UPDATE alembic_version SET version_num = '0004'"))
     await asyncio.to_thread(upgrade, database_url)
     engine.dispose()
@@ -227,6 +238,7 @@ async def test_games_and_rooms_from_before_house_rules_have_none(database_url):
     with engine.begin() as connection:  # the schema as a server before house rules left it
         for table in ("games", "rooms"):
             connection.execute(text(f"ALTER TABLE {table} DROP COLUMN house"))
+        drop_records(connection)
         connection.execute(text("UPDATE alembic_version SET version_num = '0005'"))
     await asyncio.to_thread(upgrade, database_url)
     engine.dispose()

@@ -102,6 +102,15 @@ class LudoRules(SharedReadings):
     def action_from_json(self, raw: Any) -> Action:
         return notation.action_from_json(raw)
 
+    def dice_to_json(self, dice: int) -> int:
+        return dice
+
+    def dice_from_json(self, raw: Any) -> int:
+        return notation.die_from_json(raw)
+
+    def position(self, state: LudoState) -> dict[str, Any]:
+        return notation.position_to_json(state)
+
     def outcomes(self, request: dict[str, Any]) -> dict[str, Any]:
         return notation.outcomes(request)
 

@@ -220,6 +220,25 @@ _PHASES = {phase.value: phase for phase in (Phase.OPENING, Phase.ROLL, Phase.MOV
                                             Phase.PLAY_ON, Phase.OVER)}
 
 
+def position_to_json(state: LudoState) -> dict[str, Any]:
+    """The position as an ``outcomes`` request: with the die when the player to move has
+    rolled and not moved yet (the request of that roll), without it otherwise."""
+    request: dict[str, Any] = {"game": "ludo", "turn": COLOURS[state.turn],
+                               "pieces": pieces_to_json(state.pieces), "sixes": state.sixes,
+                               "house": list(state.house)}
+    if state.phase is Phase.MOVE and state.dice is not None:
+        die = state.dice[0]
+        request["die"] = die
+        request["sixes"] = state.sixes - 1 if die == 6 else 0
+    return request
+
+
+def die_from_json(raw: Any) -> int:
+    if not _int_in(raw, 1, 6):
+        raise NotationError(f"a die must be 1..6, not {brief(json.dumps(raw))}")
+    return int(raw)
+
+
 def state_to_json(state: LudoState) -> dict[str, Any]:
     """Every field of the state (piece order kept, unlike :func:`pieces_to_json`)."""
     return {

@@ -1,0 +1,61 @@
+"""Game records built in memory, the way the server builds them from a stored game."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import asdict
+from typing import Any
+
+from parcheesi import fairness
+from parcheesi.games import rules_for
+from parcheesi.live import COMPUTER, HUMAN, Seat, first_state
+from parcheesi.records import parse_record, record_of, replay
+from parcheesi.store import GameRow, house_text
+
+
+def stored_row(kind: str, colours: tuple[int, ...], house: tuple[str, ...] = (), *,
+               secret: str = "", contributions: dict[str, str] | None = None,
+               seed: int = 0) -> GameRow:
+    """A game row as the server stores it: committed to ``secret`` (with the browsers'
+    ``contributions``) when one is given, else a game from before commitments (``seed``)."""
+    added = contributions or {}
+    seats = [Seat(colour=c, kind=HUMAN if k == 0 else COMPUTER, level="easy",
+                  name="Ann" if k == 0 else "") for k, c in enumerate(colours)]
+    return GameRow(id=f"g{seed}", owner="browser", mode="solo", kind=kind,
+                   house=house_text(house), seats=json.dumps([asdict(s) for s in seats]),
+                   seed=fairness.dice_seed(secret, added) if secret else seed,
+                   secret=secret, commitment=fairness.commitment(secret) if secret else "",
+                   contributions=json.dumps(added), state="{}")
+
+
+def committed_row(kind: str, colours: tuple[int, ...], n: int,
+                  house: tuple[str, ...] = ()) -> GameRow:
+    """A committed game whose secret and first seat's contribution follow from ``n``."""
+    secret = hashlib.sha256(f"secret {kind} {n}".encode()).hexdigest()
+    added = {rules_for(kind).colours[colours[0]]:
+             hashlib.sha256(f"browser {n}".encode()).hexdigest()[:32]}
+    return stored_row(kind, colours, house, secret=secret, contributions=added)
+
+
+def play_random(row: GameRow, seed: int, limit: int | None = None) -> tuple[list[dict], Any]:
+    """Random players' actions (JSON, as stored) from the row's start, to the end or for
+    ``limit`` actions, and the state reached."""
+    rules = rules_for(row.kind)
+    state, dice, rng = first_state(row), rules.dice(row.seed), random.Random(seed)
+    actions: list[dict] = []
+    while not rules.over(state) and (limit is None or len(actions) < limit):
+        action = rng.choice(rules.choices(state)).action
+        state, _ = rules.apply(state, action, dice)
+        actions.append(rules.action_to_json(action))
+    return actions, state
+
+
+def assert_round_trip(row: GameRow, actions: list[dict], final: Any) -> dict:
+    """The game exports, reads back and replays to the identical final state."""
+    record = record_of(row, actions)
+    steps = replay(parse_record(json.dumps(record)))
+    assert steps[-1].state == final, row.id
+    assert len(steps) == len(actions) + 1
+    return record
