@@ -20,7 +20,7 @@ from .games import GAMES, GameRules, rules_for
 from .live import HUMAN, MODES, Seat, first_state, seats_of
 from .notation import NotationError, brief
 from .state import IllegalAction
-from .store import GameRow, house_of
+from .store import GameRow, Store, house_of
 
 FORMAT = "parcheesi-record"
 VERSION = 1
@@ -344,3 +344,11 @@ def verify(record: Record) -> str:
                "commitments)"
     return f"legal: {played}; dice not yet verifiable (the seed is revealed when the " \
            "game is over)"
+
+
+async def stored_record(store: Store, game_id: str) -> dict[str, Any] | None:
+    """The record of a stored game (None for no such game)."""
+    row = await store.game(game_id)
+    if row is None or row.kind not in GAMES:
+        return None
+    return record_of(row, await store.actions(game_id))
