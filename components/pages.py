@@ -9,15 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import ifaddr
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from nicegui import app, background_tasks, ui
 from nicegui.client import ClientConnectionTimeout
 
+from parcheesi import fairness
 from parcheesi.games import GAMES
-from parcheesi.live import LocalSeating, Seat
+from parcheesi.live import LiveGame, LocalSeating, Seat, SetupError
+from parcheesi.records import Record, Step, stored_record
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 
+from .history import (
+    GAME_ID,
+    IMPORTED_URL,
+    Continue,
+    my_games_page,
+    record_download,
+    replay_page,
+)
 from .install import HEAD as INSTALL_HEAD
 from .install import ICONS, ICONS_URL, MANIFEST_URL, manifest
 from .lobby import LobbyView, ask_browser, host_tools, read_token, store_token, stored_room_codes
@@ -59,6 +69,26 @@ def register(server: Server) -> None:
     @ui.page("/room/{code}", reconnect_timeout=RECONNECT_WAIT)
     async def room(code: str) -> None:
         await room_page(server, code)
+
+    @ui.page("/games")
+    async def my_games() -> None:
+        frame(server, "My games · Parcheesi")
+        await my_games_page(server, browser_id(), is_host(server),
+                            lambda record: app.storage.user.update(imported=record))
+
+    @ui.page("/replay/{game_id}")
+    async def replay(game_id: str) -> None:
+        frame(server, "Replay · Parcheesi")
+        if game_id == IMPORTED_URL.rsplit("/", 1)[1]:
+            replay_page(app.storage.user.get("imported"), None, continue_from(server))
+            return
+        record = await stored_record(server.store, game_id) if GAME_ID.fullmatch(game_id) \
+            else None
+        replay_page(record, game_id, continue_from(server))
+
+    @app.get("/records/{game_id}.json")
+    async def record_file(game_id: str) -> Response:
+        return await record_download(server, game_id)
 
     @ui.page("/rules")
     def rules() -> None:
@@ -126,6 +156,8 @@ def frame(server: Server, title: str) -> ui.header:
             "text-xl font-bold no-underline touch-target").props(
             'aria-label="Parcheesi home"')
         ui.space()
+        ui.link("My games", "/games").classes("text-base touch-target").props(
+            'data-testid=my-games')
         ui.link("Rules", "/rules").classes("text-base touch-target").props(
             'data-testid=rules-link')
     server.notice.banner()
@@ -144,6 +176,47 @@ async def socket_connected() -> bool:
 
 def browser_id() -> str:
     return str(app.storage.browser["id"])
+
+
+def is_host(server: Server) -> bool:
+    """Whether this page is open on the server's own machine (straight, not through a
+    proxy): the host, who sees every game on the server."""
+    request = ui.context.client.request
+    return bool(request and request.client and request.client.host in server.host_addresses
+                and "x-forwarded-for" not in request.headers)
+
+
+async def keep_or_replace(server: Server, owner: str) -> bool:
+    """Whether a new local game may start: yes when none is in progress, else the player
+    is asked whether to abandon it."""
+    current = await server.hub.local_game(owner)
+    if current is None or current.over:
+        return True
+    with ui.dialog() as dialog, ui.card():
+        ui.label("Abandon the game in progress and start a new one?")
+        with ui.row():
+            ui.button("Keep playing", on_click=lambda: dialog.submit(False)).props(
+                "flat data-testid=keep-game")
+            ui.button("Start new game", on_click=lambda: dialog.submit(True)).props(
+                "color=negative data-testid=confirm-new-game")
+    return bool(await dialog)
+
+
+def continue_from(server: Server) -> Continue:
+    """Play on from a step of a record as this browser's new local game."""
+    async def go(record: Record, step: Step) -> None:
+        owner = browser_id()
+        if not await keep_or_replace(server, owner):
+            return
+        try:
+            await server.hub.create_local(owner, record.local_mode(), record.seats,
+                                          record.rules.kind, record.house, start=step.state)
+        except SetupError as error:
+            ui.notify(f"This game cannot go on here: {error}", type="negative")
+            return
+        ui.navigate.to("/play")
+
+    return go
 
 
 def requester() -> tuple[str, ...]:
@@ -250,17 +323,8 @@ async def new_game_page(server: Server) -> None:
                 return
             ui.navigate.to(f"/room/{room.code}")
             return
-        current = await hub.local_game(owner)
-        if current is not None and not current.over:
-            with ui.dialog() as dialog, ui.card():
-                ui.label("Abandon the game in progress and start a new one?")
-                with ui.row():
-                    ui.button("Keep playing", on_click=lambda: dialog.submit(False)).props(
-                        "flat data-testid=keep-game")
-                    ui.button("Start new game", on_click=lambda: dialog.submit(True)).props(
-                        "color=negative data-testid=confirm-new-game")
-            if not await dialog:
-                return
+        if not await keep_or_replace(server, owner):
+            return
         await hub.create_local(owner, mode, seats, kind, house)
         ui.navigate.to("/play")
 
@@ -295,9 +359,27 @@ async def play_page(server: Server) -> None:
     ensure_runner(game, server.config.pace)
     if not await socket_connected():
         return
+    await add_randomness(game, humans)
     settings.system_reduced_motion = bool(await ask_browser(
         "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
     view.redraw([])
+
+
+RANDOM_BYTES_JS = ("Array.from(crypto.getRandomValues(new Uint8Array({size})), "
+                   "b => b.toString(16).padStart(2, '0')).join('')")
+
+
+async def add_randomness(game: LiveGame, colours: list[int]) -> None:
+    """Before the first roll, each human seat this browser plays adds random bytes of its
+    own to the dice (``parcheesi.fairness``): the server committed to its secret first."""
+    if game.version or not game.commitment or not colours:
+        return
+    size = fairness.CONTRIBUTION_BYTES
+    value = await ask_browser(RANDOM_BYTES_JS.format(size=size * len(colours)), "")
+    if not isinstance(value, str):
+        return
+    for k, colour in enumerate(colours):
+        await game.contribute(colour, value[2 * size * k:2 * size * (k + 1)])
 
 
 def invite_url(code: str, port: int) -> str:
@@ -325,6 +407,7 @@ async def room_page(server: Server, code: str) -> None:
         return
     client = ui.context.client
     keys = requester()
+    browser = browser_id()
     # The browser's settings are read while its request is still being answered: NiceGUI may
     # let go of a browser's stored settings between the response and the socket.
     settings = Settings(app.storage.user)
@@ -354,7 +437,7 @@ async def room_page(server: Server, code: str) -> None:
                           keys, on_claimed=claimed)
                 return
             shown["game"] = room.game_id
-            await play_room(server, room, seat["token"], header, settings)
+            await play_room(server, room, seat["token"], header, settings, browser)
 
     def follow(changed: Room) -> None:
         if changed.status != RoomStatus.LOBBY and changed.game_id != shown["game"]:
@@ -367,13 +450,16 @@ async def room_page(server: Server, code: str) -> None:
 
 
 async def play_room(server: Server, room: Room, token: str | None, header: ui.header,
-                    settings: Settings) -> None:
+                    settings: Settings, browser: str) -> None:
     rooms = server.rooms
     game = await rooms.game(room)
     if game is None:
         ui.label("This room's game could not be found.").props('role=alert')
         return
     colour = room.colour_of(token)
+    if colour is not None:
+        await server.store.took_part(game.id, browser)
+        await add_randomness(game, [colour])
 
     async def play_again() -> None:
         if room.game_id != game.id:  # a second tap, or another tab was quicker: done already

@@ -27,6 +27,8 @@ class Server:
     hub: Hub
     rooms: Rooms
     notice: HealthNotice
+    host_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses of the server's own machine: a page opened from one is the host's."""
 
     @classmethod
     def open(cls, config: Config, clock: Clock = time.monotonic) -> Server:

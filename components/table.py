@@ -29,6 +29,7 @@ from parcheesi.state import IllegalAction
 from .board_view import Board
 from .buttons import PlainButton
 from .dice_view import Dice
+from .game_details import game_details
 from .looks import look_for
 from .palette import PAINT
 from .presses import stamp_text, version_of
@@ -157,6 +158,9 @@ class TableView:
             # however many entries move down.
             self.log_view = ui.html("", sanitize=False).classes("log text-sm").props(
                 'data-testid=log role=list aria-label="Moves, newest first"')
+        with ui.expansion("This game").classes("w-full").props(
+                f'dense data-testid=game-panel expand-icon="{ARROW_ICON}"'):
+            game_details(self.game)
 
     # --- names and permissions -----------------------------------------------------------------
 

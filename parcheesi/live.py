@@ -434,12 +434,14 @@ class Hub:
         self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
 
     async def create_local(self, owner: str, mode: str, seats: list[Seat],
-                           kind: str = DEFAULT_GAME, house: tuple[str, ...] = ()) -> LiveGame:
-        """A new local game of ``kind`` with house rules ``house`` for this browser; its
-        previous local game is abandoned (in the same transaction)."""
+                           kind: str = DEFAULT_GAME, house: tuple[str, ...] = (),
+                           start: State | None = None) -> LiveGame:
+        """A new local game of ``kind`` with house rules ``house`` for this browser (from
+        position ``start``, if given); its previous local game is abandoned (in the same
+        transaction)."""
         ordered = check_seats(mode, seats, kind, house)
         previous = await self.store.current_local_game(owner, finished_too=True)
-        row, state = self.new_row(owner, mode, ordered, kind, house)
+        row, state = self.new_row(owner, mode, ordered, kind, house, start)
         await self.store.create_game(row, replacing=previous.id if previous else None)
         if previous is not None:
             self._forget(previous.id)

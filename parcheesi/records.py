@@ -329,8 +329,13 @@ def _check_end(record: Record, state: Any, last: int, drawn: set[int]) -> None:
 
 def verify(record: Record) -> str:
     """A one-line summary of a record that replays cleanly (RecordError otherwise)."""
-    steps = replay(record)
-    rules, final = record.rules, steps[-1].state
+    return summary(record, replay(record)[-1].state)
+
+
+def summary(record: Record, final: Any) -> str:
+    """What a record that replayed cleanly to ``final`` shows: the game, how it went and
+    how far its dice can be checked."""
+    rules = record.rules
     winner = rules.winner(final)
     outcome = (f"{rules.colours[winner].title()} won" if winner is not None
                else "no winner" if rules.over(final) else "not over")

@@ -177,10 +177,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
 
 
 def emulate_browser_storage(user) -> dict[str, str]:
-    """Answer the page's ``localStorage`` and ``matchMedia`` scripts for a simulated user
-    (NiceGUI's ``user`` fixture has no browser); returns that user's storage."""
+    """Answer the page's ``localStorage``, ``matchMedia`` and random-bytes scripts for a
+    simulated user (NiceGUI's ``user`` fixture has no browser); returns its storage."""
     import json
     import re
+    import secrets
 
     storage: dict[str, str] = {}
 
@@ -196,6 +197,8 @@ def emulate_browser_storage(user) -> dict[str, str]:
                      r'\.map\(k => k\.slice\((\d+)\)\)')] = (
         lambda m: [k[int(m.group(2)):] for k in storage if k.startswith(json.loads(m.group(1)))])
     rules[re.compile(r"matchMedia\(.*\)\.matches")] = lambda m: False
+    rules[re.compile(r"Array\.from\(crypto\.getRandomValues\(new Uint8Array\((\d+)\)\)")] = (
+        lambda m: secrets.token_hex(int(m.group(1))))
     return storage
 
 

@@ -1,0 +1,338 @@
+"""Games kept: My games (every game this browser played), a record's replay on the board,
+records downloaded and imported, and a game continued from any step of a record.
+
+The pages receive domain objects (the server, a record read and replayed by
+:mod:`parcheesi.records`); nothing here knows a rule: the board shows the states the engine
+replayed, the words come from the game's :class:`~.looks.Look`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+from fastapi.responses import JSONResponse, Response
+from nicegui import events, ui
+
+from parcheesi.game import Rolled
+from parcheesi.games import GAMES, rules_for
+from parcheesi.live import seats_of
+from parcheesi.records import (
+    MAX_RECORD_BYTES,
+    Record,
+    RecordError,
+    Step,
+    parse_record,
+    read_record,
+    replay,
+    stored_record,
+    summary,
+)
+from parcheesi.store import GameRow
+
+from .board_view import Board
+from .buttons import PlainButton
+from .dice_view import Dice
+from .game_details import record_url
+from .looks import look_for
+from .server import Server
+
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+SPEEDS = {"1×": 1.0, "2×": 0.5, "4×": 0.25}
+"""Seconds per step when the replay plays by itself."""
+Continue = Callable[[Record, Step], Awaitable[None]]
+"""Start a new local game from a step of a record."""
+
+
+# --- records out ---------------------------------------------------------------------------
+
+async def record_download(server: Server, game_id: str) -> Response:
+    """A stored game's record as a file to save (404 for no such game)."""
+    record = await stored_record(server.store, game_id) if GAME_ID.fullmatch(game_id) \
+        else None
+    if record is None:
+        return JSONResponse({"error": "no game with that id"}, status_code=404)
+    day = record["created"][:10]
+    name = f"{record['game']}-{day}-{game_id[:8]}.json"
+    return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                         "Cache-Control": "no-store"})
+
+
+# --- My games ------------------------------------------------------------------------------
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%d %b %Y, %H:%M")
+
+
+def _standing(row: GameRow) -> tuple[str, str]:
+    """What a game's row says about where it stands, and where to open it."""
+    rules = rules_for(row.kind)
+    state = rules.state_from_json(json.loads(row.state))
+    seats = {s.colour: s for s in seats_of(row)}
+    name = seats[rules.turn(state)].display_name(rules.colours) if seats else ""
+    if rules.over(state):
+        winner = rules.winner(state)
+        return (f"Won by {seats[winner].display_name(rules.colours)}" if winner is not None
+                else "Drawn"), f"/replay/{row.id}"
+    if row.abandoned:
+        return "Left unfinished", f"/replay/{row.id}"
+    where = f"/room/{row.owner.removeprefix('room:')}" if row.mode == "online" else "/play"
+    return f"{name} to play", where
+
+
+def game_entry(row: GameRow, browser: str | None) -> None:
+    """One game of the list: what it is, who played, how it stands, and a way in."""
+    rules = rules_for(row.kind)
+    standing, where = _standing(row)
+    players = ", ".join(s.description(rules.colours) for s in seats_of(row))
+    ongoing = not where.startswith("/replay/")
+    with ui.element("li").classes("game-entry").props(f'data-testid=game-{row.id}'):
+        mode = "online" if row.mode == "online" else "on this device"
+        ui.label(f"{rules.title} · {mode} · {_when(row.created_at)}").classes("font-medium")
+        ui.label(players).classes("text-sm")
+        ui.label(standing).classes("text-sm game-standing").props(
+            'data-testid=game-standing')
+        with ui.row().classes("gap-2"):
+            if ongoing and (row.owner == browser or row.mode == "online"):
+                ui.link("Continue", where).classes("btn btn-md btn-filled tone-primary").props(
+                    'data-testid=open-game')
+            ui.link("Replay", f"/replay/{row.id}").classes(
+                "btn btn-md btn-outline tone-primary").props('data-testid=replay-game')
+
+
+async def my_games_page(server: Server, browser: str, host: bool,
+                        keep: Callable[[dict[str, Any]], None]) -> None:
+    """Every game this browser played (the host: every game on the server), newest first,
+    and the import of a record file."""
+    rows = [r for r in await server.store.games_of(None if host else browser)
+            if r.kind in GAMES]
+    with ui.column().classes("w-full max-w-xl mx-auto p-4 gap-3"):
+        ui.label("My games").classes("text-2xl font-bold")
+        if host:
+            ui.label("You are on the server's own machine, so every game on it is listed."
+                     ).classes("text-sm text-grey-8")
+        if not rows:
+            ui.label("No games yet: the games you play on this device and online show up "
+                     "here.").props('data-testid=no-games')
+        with ui.element("ul").classes("game-list w-full").props('data-testid=games'):
+            for row in rows:
+                game_entry(row, browser)
+        import_box(keep)
+
+
+def import_box(keep: Callable[[dict[str, Any]], None]) -> None:
+    """Open a record file: it is read and replayed here, and refused with the reason; one
+    that replays is handed to ``keep`` and shown on the imported record's page."""
+    with ui.card().classes("w-full"):
+        ui.label("Open a game record").classes("font-medium")
+        ui.label("A record file downloaded from any table, to watch it or go on from any "
+                 "step.").classes("text-sm")
+        error = ui.label("").classes("text-negative").props('role=alert data-testid=import-error')
+
+        async def received(upload: events.UploadEventArguments) -> None:
+            data = await upload.file.read()
+            try:
+                record = parse_record(data)
+                replay(record)
+            except RecordError as problem:
+                error.set_text(f"This record was refused: {problem}")
+                return
+            keep(json.loads(data))
+            ui.navigate.to(IMPORTED_URL)
+
+        ui.upload(on_upload=received, auto_upload=True, max_file_size=MAX_RECORD_BYTES,
+                  on_rejected=lambda: error.set_text(
+                      f"A record is a JSON file of at most {MAX_RECORD_BYTES // 1_000_000} MB.")
+                  ).props('accept=".json,application/json" label="Record file" flat bordered '
+                          'data-testid=import-record').classes("w-full")
+
+
+IMPORTED_URL = "/replay/imported"
+
+
+# --- replay --------------------------------------------------------------------------------
+
+class ReplayView:
+    """A record on the board, one step at a time: forward and back by action or by roll,
+    by itself at a chosen speed, or straight to any step with the slider or the keys."""
+
+    def __init__(self, record: Record, steps: list[Step], on_continue: Continue | None
+                 ) -> None:
+        self.record, self.steps, self.on_continue = record, steps, on_continue
+        self.rules, self.look = record.rules, look_for(record.rules.kind)
+        self.at = len(steps) - 1
+        self.names = {s.colour: s.display_name(self.rules.colours) for s in record.seats}
+        self.lines = [self._words(step) for step in steps]
+        with ui.element("div").classes("table-layout w-full"):
+            with ui.element("div").classes("board-column items-center min-w-0"):
+                self.where = ui.label("").classes("text-base font-medium min-h-[3em]").props(
+                    'data-testid=replay-step aria-live=polite')
+                with ui.element("div").classes("w-full items-center board-stage"):
+                    self.board = Board(layout=self.look.layout, colours=self.rules.colours,
+                                       label=self.look.board_label,
+                                       piece_words=self.look.piece_label, house=record.house)
+                    self.board.classes("board-box")
+            with ui.element("div").classes("controls-column gap-2 min-w-0"):
+                self._controls()
+                self._log()
+        self.timer = ui.timer(SPEEDS["1×"], self._tick, active=False)
+        ui.keyboard(on_key=self._key, ignore=["input", "select", "textarea"])
+        self.show(self.at, animate=False)
+
+    def _controls(self) -> None:
+        with ui.row().classes("items-center gap-3 w-full no-wrap"):
+            self.dice = Dice()
+            self.dice_owner = ui.label("").classes("dice-owner text-xs")
+        self.slider = ui.slider(min=0, max=len(self.steps) - 1, value=self.at,
+                                on_change=lambda e: self.show(int(e.value), animate=False)
+                                ).props('label data-testid=replay-slider '
+                                        'aria-label="Step of the game"').classes("w-full")
+        with ui.element("div").classes("replay-buttons"):
+            for text, label, test_id, go in (
+                    ("Start", "To the start (Home)", "replay-start",
+                     lambda: self.show(0, animate=False)),
+                    ("◀ Step", "Back one step (left arrow)", "replay-back",
+                     lambda: self.move(-1)),
+                    ("Step ▶", "Forward one step (right arrow)", "replay-forward",
+                     lambda: self.move(1)),
+                    ("◀ Roll", "Back to the roll before", "replay-back-roll",
+                     lambda: self.roll(-1)),
+                    ("Roll ▶", "On to the next roll", "replay-forward-roll",
+                     lambda: self.roll(1)),
+                    ("End", "To the end (End)", "replay-end",
+                     lambda: self.show(len(self.steps) - 1, animate=False))):
+                PlainButton(text, on_click=go, size="lg").props(
+                    f'data-testid={test_id} aria-label="{label}" title="{label}"')
+        with ui.row().classes("gap-2 w-full items-center"):
+            self.play_button = PlainButton("Play", on_click=self.toggle, filled=True,
+                                           size="lg").props(
+                'data-testid=replay-play aria-keyshortcuts=Space')
+            self.speed = ui.toggle(list(SPEEDS), value="1×", on_change=self._speed).props(
+                'data-testid=replay-speed aria-label=Speed')
+            if self.on_continue is not None:
+                self.continue_button = PlainButton(
+                    "Play on from here", on_click=self._continue, size="lg").props(
+                    'data-testid=continue-from-step')
+
+    def _log(self) -> None:
+        entries = "".join(
+            f'<div role="listitem" id="step-{k}" data-step="{k}">{k}. {html.escape(line)}</div>'
+            for k, line in enumerate(self.lines) if k)
+        with ui.expansion("Moves", value=True).classes("w-full").props('dense'):
+            self.log = ui.html(entries, sanitize=False).classes("log replay-log text-sm").props(
+                'data-testid=log role=list aria-label="Moves, oldest first"')
+        self.log.on("click", lambda e: self.show(int(e.args)), js_handler=(
+            "(e) => { const s = e.target.closest('[data-step]'); if (s) emit(s.dataset.step); }"))
+
+    def _words(self, step: Step) -> str:
+        said = [self.look.describe(e, self.names.__getitem__) for e in step.events]
+        return " ".join(s for s in said if s) or ("The start" if step.number == 0 else "")
+
+    def _last_roll(self, at: int) -> tuple[tuple[int, ...] | None, str | None]:
+        for step in reversed(self.steps[1:at + 1]):
+            for event in reversed(step.events):
+                if isinstance(event, Rolled):
+                    return tuple(event.dice), self.names[event.colour]
+        return None, None
+
+    def show(self, at: int, animate: bool = True) -> None:
+        """Draw step ``at`` (the moves of that step animated when coming from the one
+        before it)."""
+        at = max(0, min(at, len(self.steps) - 1))
+        moves = self.rules.motions(self.steps[at].events) if animate and at == self.at + 1 \
+            else []
+        self.at = at
+        state = self.steps[at].state
+        self.board.show(state.pieces, moves=moves)
+        dice, owner = self._last_roll(at)
+        self.dice.show(dice, owner=owner)
+        self.dice_owner.set_text(f"{owner}'s roll" if owner else "")
+        self.where.set_text(f"Step {at} of {len(self.steps) - 1}: {self.lines[at]}")
+        if self.slider.value != at:
+            self.slider.set_value(at)
+        if self.on_continue is not None:
+            self.continue_button.set_enabled(not self.rules.over(state))
+        ui.run_javascript(
+            "document.querySelectorAll('.replay-log [aria-current]').forEach("
+            "e => e.removeAttribute('aria-current'));"
+            f"const s = document.getElementById('step-{at}');"
+            "if (s) { s.setAttribute('aria-current', 'step');"
+            " s.scrollIntoView({block: 'nearest'}); }")
+
+    def move(self, by: int) -> None:
+        self.show(self.at + by)
+
+    def roll(self, by: int) -> None:
+        """To the next (or previous) step that rolled."""
+        k = self.at + by
+        while 0 < k < len(self.steps) - 1 and not self._rolled(k):
+            k += by
+        self.show(k, animate=False)
+
+    def _rolled(self, k: int) -> bool:
+        return any(isinstance(e, Rolled) for e in self.steps[k].events)
+
+    def toggle(self) -> None:
+        playing = not self.timer.active
+        if playing and self.at == len(self.steps) - 1:
+            self.show(0, animate=False)
+        self.timer.active = playing
+        self.play_button.set_text("Pause" if playing else "Play")
+
+    def _tick(self) -> None:
+        if self.at >= len(self.steps) - 1:
+            self.toggle()
+            return
+        self.move(1)
+
+    def _speed(self, change: events.ValueChangeEventArguments) -> None:
+        self.timer.interval = SPEEDS.get(str(change.value), 1.0)
+
+    def _key(self, key: events.KeyEventArguments) -> None:
+        if not key.action.keydown:
+            return
+        actions = {"ArrowRight": lambda: self.move(1), "ArrowLeft": lambda: self.move(-1),
+                   "Home": lambda: self.show(0, animate=False),
+                   "End": lambda: self.show(len(self.steps) - 1, animate=False),
+                   " ": self.toggle}
+        work = actions.get(str(key.key))
+        if work is not None:
+            work()
+
+    async def _continue(self) -> None:
+        if self.on_continue is not None:
+            await self.on_continue(self.record, self.steps[self.at])
+
+
+def replay_page(record_json: dict[str, Any] | None, game_id: str | None,
+                on_continue: Continue) -> None:
+    """A record's replay, its dice check and its download; a clear message when there is
+    no such record or it does not replay."""
+    with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
+        if record_json is None:
+            ui.label("There is no such game here.").props('role=alert data-testid=replay-error')
+            ui.link("My games", "/games")
+            return
+        try:
+            record = read_record(record_json)
+            steps = replay(record)
+        except RecordError as problem:
+            ui.label(f"This record does not replay: {problem}").props(
+                'role=alert data-testid=replay-error')
+            return
+        ui.label(f"Replay of {record.rules.title}").classes("text-lg font-bold")
+        ui.label(", ".join(s.description(record.rules.colours) for s in record.seats)
+                 ).classes("text-sm")
+        ReplayView(record, steps, on_continue)
+        with ui.expansion("About these dice").classes("w-full").props('dense'):
+            ui.label(summary(record, steps[-1].state)).classes("text-sm").props(
+                'data-testid=verification')
+            if record.commitment:
+                ui.label(f"Commitment: {record.commitment}").classes("text-xs break-all")
+        if game_id is not None:
+            ui.link("Download the record", record_url(game_id)).props(
+                f'data-testid=export-record download="{record.rules.kind}-{game_id[:8]}.json"')
