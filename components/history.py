@@ -230,7 +230,7 @@ class ReplayView:
 
     def _words(self, step: Step) -> str:
         said = [self.look.describe(e, self.names.__getitem__) for e in step.events]
-        return " ".join(s for s in said if s) or ("The start" if step.number == 0 else "")
+        return "; ".join(s for s in said if s) or ("The start" if step.number == 0 else "")
 
     def _last_roll(self, at: int) -> tuple[tuple[int, ...] | None, str | None]:
         for step in reversed(self.steps[1:at + 1]):
@@ -260,8 +260,8 @@ class ReplayView:
             "document.querySelectorAll('.replay-log [aria-current]').forEach("
             "e => e.removeAttribute('aria-current'));"
             f"const s = document.getElementById('step-{at}');"
-            "if (s) { s.setAttribute('aria-current', 'step');"
-            " s.scrollIntoView({block: 'nearest'}); }")
+            "if (s) { s.setAttribute('aria-current', 'step'); const log = s.parentElement;"
+            " log.scrollTop = s.offsetTop - log.clientHeight / 2; }")
 
     def move(self, by: int) -> None:
         self.show(self.at + by)
