@@ -130,3 +130,18 @@ async def test_contributions_are_taken_once_per_human_seat_and_only_before_the_f
     assert not await fresh.contribute(0, share)  # after the first roll
     assert fresh.contributions == {}
     await store.close()
+
+
+async def test_copy_position_gives_an_outcomes_request_of_the_table(
+        app_server: Server, table_user: User, monkeypatch) -> None:
+    user = table_user
+    copied: list[str] = []
+    monkeypatch.setattr(ui.clipboard, "write", copied.append)
+    game = await start_game(app_server, user)
+    await click(user, "copy-position")
+    request = json.loads(copied[-1])
+    assert request == game.rules.position(game.state)
+    assert request["game"] == "parcheesi" and "dice" not in request  # nothing rolled yet
+    answer = game.rules.outcomes({k: v for k, v in {**request, "dice": [3, 4]}.items()
+                                  if k != "game"})
+    assert answer["outcomes"]

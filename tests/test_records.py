@@ -220,3 +220,37 @@ def test_bad_fields_are_named(records) -> None:
             read_record(record)
     with pytest.raises(RecordError, match="at most 4 MB"):
         parse_record(" " * (MAX_RECORD_BYTES + 1))
+
+
+@pytest.mark.parametrize("kind", ["parcheesi", "ludo"])
+def test_a_position_just_rolled_is_the_request_of_that_roll(kind: str) -> None:
+    """Copy position after a roll gives back the request whose outcomes are that roll's."""
+    rules = rules_for(kind)
+    row = committed_row(kind, rules.colour_sets(2)[0], 3)
+    _, state = play_random(row, 3, limit=1)
+    dice = rules.dice(row.seed)
+    checked = 0
+    for n in range(400):
+        if rules.over(state):
+            break
+        if not rules.rolling(state):
+            choice = rules.choices(state)[n % len(rules.choices(state))]
+            state, _ = rules.apply(state, choice.action, dice)
+            continue
+        before = state
+        state, _ = rules.apply(state, rules.choices(state)[0].action, dice)
+        request = rules.position(state)
+        if rules.rolling(state) or rules.turn(state) != rules.turn(before) \
+                or ("dice" not in request and "die" not in request):
+            continue
+        body = {k: v for k, v in request.items() if k != "game"}
+        ends = rules.outcomes(body)["outcomes"]
+        assert ends, request
+        roll_key = "dice" if kind == "parcheesi" else "die"
+        # sixes in a row matter only to a roll of six (and a Ludo state forgets them after
+        # any other roll)
+        ignored = {"game", roll_key} | ({"sixes"} if body.get("die") not in (None, 6) else set())
+        without = {k: v for k, v in rules.position(before).items() if k not in ignored}
+        assert {k: v for k, v in body.items() if k not in ignored} == without
+        checked += 1
+    assert checked > 20
