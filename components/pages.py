@@ -6,6 +6,7 @@ together; every rule stays in the engine, every room decision in :mod:`parcheesi
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import ifaddr
@@ -20,6 +21,7 @@ from parcheesi.records import Record, Step, stored_record
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 
+from .charts_page import DARK, ChartsView, finished_game
 from .history import (
     GAME_ID,
     IMPORTED_URL,
@@ -89,6 +91,10 @@ def register(server: Server) -> None:
     @app.get("/records/{game_id}.json")
     async def record_file(game_id: str) -> Response:
         return await record_download(server, game_id)
+
+    @ui.page("/games/{game_id}/charts")
+    async def charts(game_id: str) -> None:
+        await charts_page(server, game_id)
 
     @ui.page("/rules")
     def rules() -> None:
@@ -506,6 +512,38 @@ def rules_page(server: Server, kind: str) -> None:
                         "touch-target").props(f'data-testid=rules-{other}')
         rules_content(kind)
         ui.link("Back", "/").classes("touch-target").props('data-testid=back')
+
+
+GAME_ID_LENGTH = 64
+"""Longer ids are no game's (the server's are 32 hex digits), and are not looked up."""
+
+
+async def charts_page(server: Server, game_id: str) -> None:
+    """The race and the luck of the dice of a finished game, for anyone with its address
+    (a game's id is 128 random bits); for a game going on, when they will come."""
+    frame(server, "Charts · Parcheesi")
+    row = await server.store.game(game_id) if len(game_id) <= GAME_ID_LENGTH else None
+    raw = await stored_record(server.store, game_id) if row is not None else None
+    # the replay takes a tenth of a second or two: on a thread, so the tables keep going
+    shown = (await asyncio.to_thread(finished_game, raw) if raw is not None
+             else "There is no game at this address.")
+    ui.query(".nicegui-content").style("padding: 8px")  # the charts take the phone's width
+    with ui.column().classes("w-full max-w-2xl mx-auto gap-3 items-stretch"):
+        if isinstance(shown, str):
+            ui.label(shown).classes("text-lg").props('role=alert data-testid=charts-message')
+            view = None
+        else:
+            view = ChartsView(shown)
+        if row is not None:
+            back = (f"/room/{row.owner.removeprefix('room:')}" if row.owner.startswith("room:")
+                    else "/play")
+            ui.link("Back to the table", back).classes("touch-target").props(
+                'data-testid=charts-back')
+        ui.link("Home", "/").classes("touch-target")
+    if view is None or not await socket_connected():
+        return
+    if await ask_browser("matchMedia('(prefers-color-scheme: dark)').matches", False):
+        view.use_ink(DARK)
 
 
 def lan_urls(port: int) -> list[str]:

@@ -463,6 +463,8 @@ class TableView:
                     'color=primary data-testid=play-again').classes("grow")
                 ui.button("New game", on_click=self.on_new_game).props(
                     'outline data-testid=winner-new-game').classes("grow")
+            ui.link("Charts: how the game went", f"/games/{self.game.id}/charts").classes(
+                "touch-target justify-center w-full").props('data-testid=charts-link')
 
 
 CONFETTI = "".join(f'<i style="left:{k * 8 + 6}%;animation-delay:{(k * 5 % 12) / 20}s"></i>'

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import ai, layout, notation
 from .analysis import outcomes_after_roll
-from .board import COLOURS, opposite
+from .board import COLOURS, HOME, START, opposite
 from .choices import Choice, choices
 from .dice import Dice, DiceSource, seeded
 from .game import Action, Event, Roll, apply, motions, standings
@@ -32,6 +32,8 @@ class ParcheesiRules(SharedReadings):
     levels: tuple[str, ...] = ai.LEVELS
     table_levels: tuple[str, ...] = ai.TABLE_LEVELS
     house_rules: tuple[str, ...] = ()
+    dice_count: int = 2
+    full_progress: int = 4 * (HOME - START)
 
     def check_colours(self, colours: tuple[int, ...]) -> tuple[int, ...]:
         return validate_colours(colours)
@@ -60,6 +62,9 @@ class ParcheesiRules(SharedReadings):
 
     def standings(self, state: State) -> list[int]:
         return standings(state)
+
+    def progress(self, state: State, colour: int) -> int:
+        return sum(p - START for p in state.pieces[colour])
 
     def places(self, state: State) -> list[tuple[int, int]]:
         return list(zip(state.places, state.ranks, strict=True))

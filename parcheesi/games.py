@@ -65,6 +65,14 @@ class GameRules(Protocol):
     def house_rules(self) -> tuple[str, ...]:
         """The optional house rules a host may switch on for a game (none for Parcheesi)."""
 
+    @property
+    def dice_count(self) -> int:
+        """Dice per roll (Parcheesi two, Ludo one)."""
+
+    @property
+    def full_progress(self) -> int:
+        """What :meth:`progress` says of a colour with every piece HOME."""
+
     def check_colours(self, colours: tuple[int, ...]) -> tuple[int, ...]:
         """The colours of a table in turn order; ValueError (saying why) if they cannot play."""
 
@@ -116,8 +124,17 @@ class GameRules(Protocol):
     def hint(self, state: Any) -> Decided:
         """The best choice for a person, with a reason they can read."""
 
+    def progress(self, state: Any, colour: int) -> int:
+        """How far ``colour``'s pieces have come altogether: the squares each has travelled
+        from START (entering counts as one), 0 with every piece at START, ``full_progress``
+        with every piece HOME; a capture or a penalty makes it drop."""
+
     def captures(self, events: Sequence[Any]) -> list[tuple[int, int]]:
         """(capturing colour, captured colour) for every capture among ``events``."""
+
+    def dice_rolled(self, events: Sequence[Any]) -> list[tuple[int, tuple[int, ...]]]:
+        """(colour, dice) for every roll among ``events`` in play (not the opening rolls
+        that decide who starts), the dice as rolled: two for Parcheesi, one for Ludo."""
 
     def motions(self, events: Sequence[Any]) -> list[Motion]:
         """(colour, piece, from, to) for every piece ``events`` moved, in order, in the

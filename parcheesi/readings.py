@@ -1,9 +1,10 @@
 """The game-rules answers both engines read off their states the same way.
 
 Parcheesi's ``State`` and Ludo's ``LudoState`` share the names and meanings of ``turn``,
-``phase``, ``winner`` and ``rolls``, and both games report captures with Parcheesi's
-``Captured``; so these answers of :class:`~parcheesi.games.GameRules` are written once,
-here, and each engine's rules class takes them from :class:`SharedReadings`.
+``phase``, ``winner`` and ``rolls``, and both games report rolls and captures with
+Parcheesi's ``Rolled`` and ``Captured``; so these answers of
+:class:`~parcheesi.games.GameRules` are written once, here, and each engine's rules class
+takes them from :class:`SharedReadings`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .game import Captured
+from .game import Captured, Rolled
 from .state import Phase
 
 
@@ -34,3 +35,6 @@ class SharedReadings:
 
     def captures(self, events: Sequence[Any]) -> list[tuple[int, int]]:
         return [(e.by_colour, e.colour) for e in events if isinstance(e, Captured)]
+
+    def dice_rolled(self, events: Sequence[Any]) -> list[tuple[int, tuple[int, ...]]]:
+        return [(e.colour, e.dice) for e in events if isinstance(e, Rolled)]

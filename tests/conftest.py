@@ -128,10 +128,12 @@ def create_user(user: User) -> Callable[[], User]:
 def screen(screen: Screen, request: pytest.FixtureRequest, app_config: Config,
            app_clock: Clock | None) -> Screen:
     """NiceGUI's browser fixture serving this test's ``create_app`` server (unless the test
-    draws its own pages), with the options a host's server runs with."""
-    if not own_pages(request):
-        server = build_app(app_config, app_clock)
+    draws its own pages), with the options a host's server runs with; the server's objects
+    are ``screen.app_server`` (None for a test that draws its own pages)."""
+    server = None if own_pages(request) else build_app(app_config, app_clock)
+    if server is not None:
         screen.ui_run_kwargs.update(server.run_options())
+    screen.app_server = server  # type: ignore[attr-defined]
     return screen
 
 

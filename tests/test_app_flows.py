@@ -629,3 +629,9 @@ async def test_the_person_asked_to_play_on_ends_the_game_and_sees_every_place(
         (1, "Emerald"), (2, "Sapphire"), (3, "Ruby")]
     assert badge(user, "ruby") == "Ruby | you · 3rd · 0 HOME"
     assert badge(user, "sapphire") == "Sapphire | hard computer · 2nd · 0 HOME"
+    # the finish links to the game's charts, which draw the race and the luck of the dice
+    link = element(user, "charts-link")
+    assert link.props["href"] == f"/games/{game.id}/charts"
+    await user.open(link.props["href"])
+    await user.should_see("The race")
+    await user.should_see("The luck of the dice")

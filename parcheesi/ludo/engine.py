@@ -19,7 +19,7 @@ from ..game import Captured, Entered, Moved
 from ..layout import Motion
 from ..readings import SharedReadings
 from . import ai, notation
-from .board import COLOURS, HOUSE_RULES, YARD
+from .board import COLOURS, HOME, HOUSE_RULES, YARD
 from .choices import choices
 from .dice import LudoDice, ludo_dice
 from .events import Event
@@ -35,6 +35,8 @@ class LudoRules(SharedReadings):
     levels: tuple[str, ...] = ai.LEVELS
     table_levels: tuple[str, ...] = ai.TABLE_LEVELS
     house_rules: tuple[str, ...] = HOUSE_RULES
+    dice_count: int = 1
+    full_progress: int = 4 * (HOME - YARD)
 
     def check_colours(self, colours: tuple[int, ...]) -> tuple[int, ...]:
         return validate_colours(colours)
@@ -60,6 +62,9 @@ class LudoRules(SharedReadings):
 
     def standings(self, state: LudoState) -> list[int]:
         return standings(state)
+
+    def progress(self, state: LudoState, colour: int) -> int:
+        return sum(p - YARD for p in state.pieces[colour])
 
     def places(self, state: LudoState) -> list[tuple[int, int]]:
         return list(zip(state.places, state.ranks, strict=True))
