@@ -334,5 +334,10 @@ def replay_page(record_json: dict[str, Any] | None, game_id: str | None,
             if record.commitment:
                 ui.label(f"Commitment: {record.commitment}").classes("text-xs break-all")
         if game_id is not None:
-            ui.link("Download the record", record_url(game_id)).props(
-                f'data-testid=export-record download="{record.rules.kind}-{game_id[:8]}.json"')
+            with ui.row().classes("gap-4 items-center"):
+                ui.link("Download the record", record_url(game_id)).classes(
+                    "touch-target").props(f'data-testid=export-record '
+                                          f'download="{record.rules.kind}-{game_id[:8]}.json"')
+                if record.rules.over(steps[-1].state):
+                    ui.link("Charts: how the game went", f"/games/{game_id}/charts").classes(
+                        "touch-target").props('data-testid=charts-link')
