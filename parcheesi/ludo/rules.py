@@ -65,7 +65,10 @@ Values = dict[str, Any]
 _ALL_HOME = (HOME,) * 4
 _DIE: tuple[tuple[int], ...] = tuple((n,) for n in range(7))
 _NEW = object.__new__
-_SET = object.__setattr__
+_SET_FIELDS: Callable[[LudoState, Values], None] = vars(LudoState)["__dict__"].__set__
+"""``_SET_FIELDS(new, values)`` gives a state made by ``object.__new__`` its fields: the
+``__dict__`` descriptor's own setter, which skips the frozen class's ``__setattr__`` without
+the generic ``object.__setattr__`` path (a name lookup in the class and an argument tuple)."""
 _OPENING, _ROLL, _MOVE, _PLAY_ON, _OVER = (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.PLAY_ON,
                                            Phase.OVER)
 """The phases as module constants: an enum member read through its class costs more than
@@ -130,7 +133,7 @@ def _make(values: Values) -> LudoState:
     """The state of ``values`` (every field, ``moves`` included), without ``__init__``'s
     cost: a simulated game makes two states per roll."""
     state = _NEW(LudoState)
-    _SET(state, "__dict__", values)
+    _SET_FIELDS(state, values)
     return state
 
 
@@ -186,7 +189,7 @@ def _roll(state: LudoState, die: int, events: Events) -> LudoState:
         values["portions"] = _DIE[die]
         values["moves"] = options
         new = _NEW(LudoState)
-        _SET(new, "__dict__", values)
+        _SET_FIELDS(new, values)
         return new
     values["moves"] = None
     if events is not None:
@@ -311,7 +314,7 @@ def _pass_turn(values: Values, events: Events) -> LudoState:
     values["portions"] = ()
     values["sixes"] = 0
     new = _NEW(LudoState)
-    _SET(new, "__dict__", values)
+    _SET_FIELDS(new, values)
     return new
 
 
