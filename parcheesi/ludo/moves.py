@@ -128,8 +128,9 @@ def moved_pieces(pieces: Pieces, colour: int, move: LegalMove) -> Pieces:
     yards."""
     piece, end, _, victims, _ = move
     pieces = _SWAP[colour](pieces, _SWAP[piece](pieces[colour], end))
-    for other, k in victims:
-        pieces = _SWAP[other](pieces, _SWAP[k](pieces[other], YARD))
+    if victims:  # rare: skip making an iterator for none
+        for other, k in victims:
+            pieces = _SWAP[other](pieces, _SWAP[k](pieces[other], YARD))
     return pieces
 
 
