@@ -42,6 +42,25 @@ move (past HOME, or in the yard without a 6). The yard's entry is the last, so t
 ``ENDS[die][YARD]`` (index -1) finds it."""
 _PLAIN: tuple[Move, ...] = tuple(move_action(piece) for piece in range(4))
 
+Rivals = tuple[tuple[int, int], ...]
+Step = tuple[LegalMove, Rivals] | None
+"""A piece's move with one die when nobody is captured, and the (colour, progress) of the
+opponents it would capture where it lands; None when the piece cannot use the die."""
+
+
+def _step_row(colour: int, die: int, piece: int) -> tuple[Step, ...]:
+    """STEPS[colour][die][piece][progress], per progress (the yard's entry last)."""
+    return tuple(None if end is None
+                 else ((piece, end, None, (), _PLAIN[piece]), RIVALS[colour][end])
+                 for end in ENDS[die])
+
+
+STEPS: tuple[tuple[tuple[tuple[Step, ...], ...], ...], ...] = tuple(
+    tuple(tuple(_step_row(colour, die, piece) for piece in range(4)) for die in range(7))
+    for colour in range(len(RIVALS)))
+"""STEPS[colour][die][piece][progress]: see :data:`Step`. The plain move tuples are made
+once here, so a roll that captures nobody builds no tuple but the result."""
+
 
 def find_moves(pieces: Pieces, colour: int, die: int, house: tuple[str, ...]
                ) -> tuple[LegalMove, ...]:
@@ -52,21 +71,19 @@ def find_moves(pieces: Pieces, colour: int, die: int, house: tuple[str, ...]
     move; any other piece moves exactly ``die`` squares and never past HOME. It captures
     where it lands, unless the square is safe for the opponent there (their own start
     square; any star under ``stars``)."""
-    ends = ENDS[die]
-    rivals = RIVALS[colour]
     found: list[LegalMove] = []
-    piece = -1
-    for at in pieces[colour]:
-        piece += 1
-        end = ends[at]
-        if end is None:
+    a, b, c, d = STEPS[colour][die]
+    at_a, at_b, at_c, at_d = pieces[colour]
+    for step in (a[at_a], b[at_b], c[at_c], d[at_d]):
+        if step is None:
             continue
-        for other, theirs in rivals[end]:
+        move, rivals = step
+        for other, theirs in rivals:
             if theirs in pieces[other]:
-                found.extend(_landing(pieces, colour, piece, end, house))
+                found.extend(_landing(pieces, colour, move[0], move[1], house))
                 break
         else:  # nobody to capture there: the common case, kept short
-            found.append((piece, end, None, (), _PLAIN[piece]))
+            found.append(move)
     return tuple(found)
 
 
@@ -111,8 +128,9 @@ def moved_pieces(pieces: Pieces, colour: int, move: LegalMove) -> Pieces:
     yards."""
     piece, end, _, victims, _ = move
     pieces = _SWAP[colour](pieces, _SWAP[piece](pieces[colour], end))
-    for other, k in victims:
-        pieces = _SWAP[other](pieces, _SWAP[k](pieces[other], YARD))
+    if victims:  # rare: skip making an iterator for none
+        for other, k in victims:
+            pieces = _SWAP[other](pieces, _SWAP[k](pieces[other], YARD))
     return pieces
 
 

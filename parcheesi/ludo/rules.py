@@ -65,7 +65,10 @@ Values = dict[str, Any]
 _ALL_HOME = (HOME,) * 4
 _DIE: tuple[tuple[int], ...] = tuple((n,) for n in range(7))
 _NEW = object.__new__
-_SET = object.__setattr__
+_SET_FIELDS: Callable[[LudoState, Values], None] = vars(LudoState)["__dict__"].__set__
+"""``_SET_FIELDS(new, values)`` gives a state made by ``object.__new__`` its fields: the
+``__dict__`` descriptor's own setter, which skips the frozen class's ``__setattr__`` without
+the generic ``object.__setattr__`` path (a name lookup in the class and an argument tuple)."""
 _OPENING, _ROLL, _MOVE, _PLAY_ON, _OVER = (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.PLAY_ON,
                                            Phase.OVER)
 """The phases as module constants: an enum member read through its class costs more than
@@ -94,8 +97,8 @@ def advance(state: LudoState, action: Action, dice: Dice = None, events: Events 
     if isinstance(action, Roll):
         if phase is _ROLL:
             die = dice(state.rolls) if callable(dice) else dice
-            if die.__class__ is not int or not 1 <= die <= 6:
-                die = _die(state, dice)  # says what is wrong with it
+            if type(die) is not int or not 1 <= die <= 6:  # type(): cheaper than __class__
+                die = _die(state, dice)  # says what is wrong with it (or takes it)
             return _roll(state, die, events)
         if phase is _OPENING:
             return _opening_roll(state, _die(state, dice), events)
@@ -130,7 +133,7 @@ def _make(values: Values) -> LudoState:
     """The state of ``values`` (every field, ``moves`` included), without ``__init__``'s
     cost: a simulated game makes two states per roll."""
     state = _NEW(LudoState)
-    _SET(state, "__dict__", values)
+    _SET_FIELDS(state, values)
     return state
 
 
@@ -165,20 +168,23 @@ def _opening_roll(state: LudoState, die: int, events: Events) -> LudoState:
 
 
 def _roll(state: LudoState, die: int, events: Events) -> LudoState:
+    """The die is rolled: the moves it allows are kept on the new state, or the turn goes on
+    without a move (a third six, a roll no piece can use). The old state's fields are read
+    as attributes, cheaper than the copied dictionary's items."""
+    colour, house = state.turn, state.house
+    sixes = state.sixes + 1 if die == 6 else 0
     values = state.__dict__.copy()
-    colour, house = values["turn"], values["house"]
-    sixes = values["sixes"] + 1 if die == 6 else 0
     values["dice"] = _DIE[die]
     values["sixes"] = sixes
-    values["rolls"] += 1
-    values["race_rolls"] += 1
+    values["rolls"] = state.rolls + 1
+    values["race_rolls"] = state.race_rolls + 1
     if sixes == 3 and "third_six" in house:
         values["moves"] = None
         if events is not None:
             events.append(Rolled(colour, (die,), ()))
             events.append(ThirdSix(colour))
-        return _pass_turn(values, events)
-    options = find_moves(values["pieces"], colour, die, house)
+        return _pass_turn(state, values, events)
+    options = find_moves(state.pieces, colour, die, house)
     if options:
         if events is not None:
             events.append(Rolled(colour, (die,), (die,)))
@@ -186,7 +192,7 @@ def _roll(state: LudoState, die: int, events: Events) -> LudoState:
         values["portions"] = _DIE[die]
         values["moves"] = options
         new = _NEW(LudoState)
-        _SET(new, "__dict__", values)
+        _SET_FIELDS(new, values)
         return new
     values["moves"] = None
     if events is not None:
@@ -194,37 +200,43 @@ def _roll(state: LudoState, die: int, events: Events) -> LudoState:
         events.append(NoMove(colour, (die,)))
     if die == 6 and "six_again" in house:
         return _roll_again(values, "six_again", events)
-    return _pass_turn(values, events)
+    return _pass_turn(state, values, events)
 
 
 # --- moves -------------------------------------------------------------------------------------
 
 def _move(state: LudoState, action: Move, events: Events) -> LudoState:
-    values = state.__dict__.copy()
-    for move in values["moves"] or legal_moves(state):
+    """The chosen move is made; the player finishes, rolls again or passes the turn. Each
+    way sets only the fields it changes (:func:`_pass_turn` sets the phase and portions
+    itself, :func:`_roll_again` the phase)."""
+    for move in state.moves or legal_moves(state):
         if move[4] is action:
             break
     else:
         move = _matching(state, action)
-    colour = values["turn"]
-    pieces = moved_pieces(values["pieces"], colour, move)
+    colour = state.turn
+    pieces = moved_pieces(state.pieces, colour, move)
     if events is not None:
         _report_move(state, move, events)
-    die = values["portions"][0]
+    values = state.__dict__.copy()
     values["moves"] = None
     values["pieces"] = pieces
-    values["portions"] = ()
-    values["phase"] = _ROLL
-    if pieces[colour] == _ALL_HOME:
+    home = move[1] == HOME
+    if home and pieces[colour] == _ALL_HOME:  # only a move HOME can finish
+        values["portions"] = ()
+        values["phase"] = _ROLL
         return _finish(values, events)
     # RULES-LUDO.md 3.2: one extra roll for a 6, a capture or a piece HOME (one at most)
-    if die == 6:
-        return _roll_again(values, "six", events)
-    if move[3]:
-        return _roll_again(values, "capture", events)
-    if move[1] == HOME and "no_home_bonus" not in values["house"]:
-        return _roll_again(values, "home", events)
-    return _pass_turn(values, events)
+    if state.portions[0] == 6:
+        why = "six"
+    elif move[3]:
+        why = "capture"
+    elif home and "no_home_bonus" not in state.house:
+        why = "home"
+    else:
+        return _pass_turn(state, values, events)
+    values["portions"] = ()
+    return _roll_again(values, why, events)
 
 
 def _matching(state: LudoState, action: Move) -> LegalMove:
@@ -284,7 +296,8 @@ def _why_stuck(at: int, die: int) -> str:
 # --- what follows a roll or a move -------------------------------------------------------------
 
 def _roll_again(values: Values, why: str, events: Events) -> LudoState:
-    """The same player rolls again (unless the roll limit stops the game)."""
+    """The same player rolls again (unless the roll limit stops the game, which sets the
+    phase and portions itself)."""
     if values["race_rolls"] >= DRAW_ROLLS:
         return _stop(_make(values), events)
     if events is not None:
@@ -293,16 +306,17 @@ def _roll_again(values: Values, why: str, events: Events) -> LudoState:
     return _make(values)
 
 
-def _pass_turn(values: Values, events: Events) -> LudoState:
+def _pass_turn(state: LudoState, values: Values, events: Events) -> LudoState:
     """The turn passes to the next colour still racing (unless the roll limit stops the
-    game)."""
+    game, which sets the phase and portions itself). ``values`` are copied from ``state``,
+    whose colours, places and turn they keep."""
     if values["race_rolls"] >= DRAW_ROLLS:
         return _stop(_make(values), events)
-    colours = values["colours"]
-    if values["places"]:
-        nxt = next_racing(colours, values["places"], values["turn"])
+    colours, places, turn = state.colours, state.places, state.turn
+    if places:
+        nxt = next_racing(colours, places, turn)
     else:
-        nxt = colours[(colours.index(values["turn"]) + 1) % len(colours)]
+        nxt = colours[(colours.index(turn) + 1) % len(colours)]
     if events is not None:
         events.append(TurnPassed(nxt))
     values["phase"] = _ROLL
@@ -311,7 +325,7 @@ def _pass_turn(values: Values, events: Events) -> LudoState:
     values["portions"] = ()
     values["sixes"] = 0
     new = _NEW(LudoState)
-    _SET(new, "__dict__", values)
+    _SET_FIELDS(new, values)
     return new
 
 
@@ -334,7 +348,7 @@ def _finish(values: Values, events: Events) -> LudoState:
     if state.race_rolls >= DRAW_ROLLS:
         return _stop(state, events)
     if not first:
-        return _pass_turn(_values(state), events)
+        return _pass_turn(state, _values(state), events)
     k = state.colours.index(colour)
     order = state.colours[k + 1:] + state.colours[:k]
     asking = tuple(c for c in order if c in racing)
