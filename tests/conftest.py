@@ -16,12 +16,14 @@ phone-sized); a test wanting another size sends ``Emulation.setDeviceMetricsOver
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import hypothesis  # noqa: F401 - before any gc.freeze (see earlier_tests_frozen)
 import pytest
 from nicegui.testing import User, screen_plugin
 from nicegui.testing.screen import Screen
@@ -63,6 +65,23 @@ def nicegui_driver(nicegui_chrome_options: webdriver.ChromeOptions) -> Iterator[
     driver = start_chromium(nicegui_chrome_options)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def earlier_tests_frozen() -> Iterator[None]:
+    """After each test, collect its garbage and freeze what is left (``gc.freeze``).
+
+    NiceGUI's reset of its globals (around every test's server) and the app's housekeeping
+    (at every start) run full collections, which walk every object of the session: the
+    modules, and what earlier tests left behind, which grows test by test. Frozen objects
+    are never walked again, so each of those collections only looks at the objects made
+    since the test began, and collects their garbage as before. (Hypothesis is imported
+    above, before the first freeze: at import it checks with ``gc.get_referrers``, which
+    does not see frozen objects, that the random generators its plugins register are
+    referenced.)"""
+    yield
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
