@@ -79,8 +79,8 @@ def start_solo_game(screen: Screen) -> None:
     """Ruby (the person) against Sapphire, from the form."""
     screen.open("/new")
     screen.click("2 players")
-    screen.wait_for(lambda: bool(all_now(screen, css("seat-sapphire"))))
-    assert not all_now(screen, css("seat-emerald"))
+    until(screen, lambda: bool(all_now(screen, css("seat-sapphire")))
+          and not all_now(screen, css("seat-emerald")), "the two seats of a game of two")
     by_testid(screen, "start-game").click()
     until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"),
           "the table with Roll for the start")
