@@ -16,11 +16,13 @@ phone-sized); a test wanting another size sends ``Emulation.setDeviceMetricsOver
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from nicegui.testing import User, screen_plugin
@@ -39,6 +41,7 @@ import chromium  # benchmarks/chromium.py, the browser the tests and benchmarks 
 pytest_plugins = ["nicegui.testing.plugin"]
 
 PHONE_VIEWPORT = chromium.PHONE_VIEWPORT
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="session")
@@ -128,11 +131,22 @@ def create_user(user: User) -> Callable[[], User]:
 def screen(screen: Screen, request: pytest.FixtureRequest, app_config: Config,
            app_clock: Clock | None) -> Screen:
     """NiceGUI's browser fixture serving this test's ``create_app`` server (unless the test
-    draws its own pages), with the options a host's server runs with."""
+    draws its own pages), with the options a host's server runs with. The server's objects
+    are ``screen.app_server`` (see :func:`on_server_loop` to use them)."""
     if not own_pages(request):
         server = build_app(app_config, app_clock)
         screen.ui_run_kwargs.update(server.run_options())
+        screen.app_server = server  # type: ignore[attr-defined]
     return screen
+
+
+def on_server_loop(work: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
+    """Run ``work`` on the event loop of the server the ``screen`` fixture started (in its
+    own thread) and return its result: a test acts through the service as a page would."""
+    from nicegui import core
+
+    assert core.loop is not None and core.loop.is_running(), "open a page first"
+    return asyncio.run_coroutine_threadsafe(work, core.loop).result(timeout)
 
 
 POSTGRES_ENV = "PARCHEESI_TEST_POSTGRES_URL"
