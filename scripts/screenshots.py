@@ -6,9 +6,9 @@ dark colour schemes: the start, mid-game, a capture, and the finish.
 
 Ludo's shots are named ``ludo-<moment>-<scheme>.png``. With ``--tv``: an online room of
 four (the host and three computers) played from a phone, and its TV view (``/tv/<code>``)
-in a second browser mid-game: ``tv-mid-game.png`` at 1920 x 1080 here, and every size of
-``TV_SIZES`` under ``/tmp`` (``/tmp/tv-<width>x<height>.png``, and the host's lobby, ``/tmp/tv-lobby-phone.png``)
-to check the layout.
+in a second browser mid-game: ``tv-mid-game.png`` at 1920 x 1080 here; to check the layout,
+every size of ``TV_SIZES`` (``/tmp/tv-<width>x<height>.png``) and the host's lobby on the
+phone (``/tmp/tv-lobby-phone.png``).
 
 Starts its own server (pace 0.2, a fresh data directory) and Debian's headless Chromium.
 """
