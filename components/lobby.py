@@ -59,10 +59,10 @@ async def stored_room_codes() -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def qr_svg(url: str) -> str:
+def qr_svg(url: str, title: str = "QR code of the invitation link") -> str:
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False,
-                                    svgns=True, title="QR code of the invitation link")
+                                    svgns=True, title=title)
     return buffer.getvalue().decode()
 
 
@@ -86,7 +86,7 @@ class LobbyView:
 
     def __init__(self, rooms: Rooms, room: Room, token: str | None, invite_url: str,
                  requester: tuple[str, ...],
-                 on_claimed: Callable[[str], Any]) -> None:
+                 on_claimed: Callable[[str], Any], tv_url: str = "") -> None:
         self.rooms = rooms
         self.room = room
         self.token = token
@@ -107,8 +107,11 @@ class LobbyView:
                     'data-testid=invite-link')
                 ui.button(icon=COPY_ICON, on_click=self.copy_link).props(
                     'flat round dense aria-label="Copy the invitation link"')
-            ui.html(qr_svg(invite_url), sanitize=False).classes("w-40").props(
-                'data-testid=invite-qr')
+            with ui.row().classes("items-start gap-6"):
+                ui.html(qr_svg(invite_url), sanitize=False).classes("w-40").props(
+                    'data-testid=invite-qr')
+                if tv_url:
+                    self._tv(tv_url)
             self.name = ui.input("Your name (optional)").props(
                 f'maxlength={NAME_LENGTH} data-testid=guest-name').classes("w-64")
             self.seats = ui.column().classes("w-full gap-1")
@@ -127,6 +130,15 @@ class LobbyView:
         # Not on disconnect: NiceGUI reports every dropped socket, also when the page reconnects.
         self.client.on_delete(lambda: rooms.unsubscribe(room, self._changed))
         self.redraw()
+
+    @staticmethod
+    def _tv(url: str) -> None:
+        """The room's TV view: its link, and its QR code for the device that shows it."""
+        with ui.column().classes("gap-1 items-center"):
+            ui.html(qr_svg(url, "QR code of the TV view"), sanitize=False).classes(
+                "w-28").props('data-testid=tv-qr')
+            ui.link("TV view", url, new_tab=True).classes("touch-target").props(
+                'data-testid=tv-link aria-label="Open the TV view of this room"')
 
     @property
     def colour(self) -> int | None:

@@ -7,6 +7,7 @@ together; every rule stays in the engine, every room decision in :mod:`parcheesi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import ifaddr
@@ -32,7 +33,15 @@ from .history import (
 )
 from .install import HEAD as INSTALL_HEAD
 from .install import ICONS, ICONS_URL, MANIFEST_URL, manifest
-from .lobby import LobbyView, ask_browser, host_tools, read_token, store_token, stored_room_codes
+from .lobby import (
+    LobbyView,
+    ask_browser,
+    game_words,
+    host_tools,
+    read_token,
+    store_token,
+    stored_room_codes,
+)
 from .palette import PRIMARY, tone_css
 from .presses import PRESS_SCRIPT
 from .rules_page import rules_content
@@ -40,6 +49,7 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
+from .tv import TvView
 
 RULES_URLS = {"parcheesi": "/rules", "ludo": "/rules/ludo"}
 """Each game's rules page."""
@@ -96,6 +106,10 @@ def register(server: Server) -> None:
     async def charts(game_id: str) -> None:
         await charts_page(server, game_id)
 
+    @ui.page("/tv/{code}", reconnect_timeout=RECONNECT_WAIT)
+    async def tv(code: str) -> None:
+        await tv_page(server, code)
+
     @ui.page("/rules")
     def rules() -> None:
         rules_page(server, "parcheesi")
@@ -151,12 +165,17 @@ HEAD = """
 """
 
 
-def frame(server: Server, title: str) -> ui.header:
-    """Head, colours and the top bar shared by every page (returned for extra buttons)."""
+def page_head(title: str) -> None:
+    """Head, styles and colours shared by every page."""
     ui.add_head_html(HEAD + PRESS_SCRIPT + INSTALL_HEAD)
     ui.add_css(STYLE + tone_css())
     ui.colors(primary=PRIMARY)
     ui.page_title(title)
+
+
+def frame(server: Server, title: str) -> ui.header:
+    """Head, colours and the top bar shared by every page (returned for extra buttons)."""
+    page_head(title)
     with ui.header().classes("app-header items-center px-3 py-1 shadow-sm") as header:
         ui.link("Parcheesi", "/").classes(
             "text-xl font-bold no-underline touch-target").props(
@@ -390,15 +409,24 @@ async def add_randomness(game: LiveGame, colours: list[int]) -> None:
 
 def invite_url(code: str, port: int) -> str:
     """The invitation link, with an address phones can reach when the host uses localhost."""
+    return f"{reachable_base(port)}/r/{code}"
+
+
+def tv_url(code: str, port: int) -> str:
+    """The room's TV view, at an address other devices can reach."""
+    return f"{reachable_base(port)}/tv/{code}"
+
+
+def reachable_base(port: int) -> str:
+    """This server as other devices on the network reach it: the address the page was asked
+    for, or a LAN address when that was localhost."""
     request = ui.context.client.request
     host = request.headers.get("host", "") if request else ""
     scheme = request.url.scheme if request else "http"
     if not host or host.split(":")[0] in ("localhost", "127.0.0.1", "::1", "[::1]"):
         urls = lan_urls(port)
-        base = urls[0] if urls else f"http://localhost:{port}"
-    else:
-        base = f"{scheme}://{host}"
-    return f"{base}/r/{code}"
+        return urls[0] if urls else f"http://localhost:{port}"
+    return f"{scheme}://{host}"
 
 
 async def room_page(server: Server, code: str) -> None:
@@ -440,10 +468,20 @@ async def room_page(server: Server, code: str) -> None:
         with content:
             if room.status == RoomStatus.LOBBY:
                 LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config.port),
-                          keys, on_claimed=claimed)
+                          keys, on_claimed=claimed,
+                          tv_url=tv_url(room.code, server.config.port))
                 return
             shown["game"] = room.game_id
             await play_room(server, room, seat["token"], header, settings, browser)
+
+    follow_games(rooms, room, shown, build)
+    await build()
+
+
+def follow_games(rooms: Rooms, room: Room, shown: dict[str, str | None],
+                 build: Callable[[], Awaitable[None]]) -> None:
+    """Build the page again whenever the room moves on to a game other than ``shown``'s
+    (the start, Play again), until the page is gone."""
 
     def follow(changed: Room) -> None:
         if changed.status != RoomStatus.LOBBY and changed.game_id != shown["game"]:
@@ -451,8 +489,7 @@ async def room_page(server: Server, code: str) -> None:
             background_tasks.create(build(), name="room next game")
 
     rooms.subscribe(room, follow)
-    client.on_delete(lambda: rooms.unsubscribe(room, follow))
-    await build()
+    ui.context.client.on_delete(lambda: rooms.unsubscribe(room, follow))
 
 
 async def play_room(server: Server, room: Room, token: str | None, header: ui.header,
@@ -484,10 +521,69 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
         ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
     view = TableView(RoomSeating(rooms, room, token, game, colour), settings,
                      lambda: ui.navigate.to("/new"), play_again)
+    tv_link(room.code)
     host_tools(rooms, room, token)
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, server.config.pace)
+
+
+def tv_link(code: str) -> None:
+    """The link to the room's TV view (opened beside the table, which stays as it is)."""
+    ui.link("TV view", f"/tv/{code}", new_tab=True).classes("touch-target").props(
+        'data-testid=tv-link aria-label="Open the TV view of this room"')
+
+
+async def tv_page(server: Server, code: str) -> None:
+    """The room's current game for a TV: no header, no controls, no seat. The page follows
+    the room from its lobby to its game and on to each next game (Play again). It counts as
+    nobody's presence and starts no computers: they play while a player's page is open."""
+    page_head("TV · Parcheesi")
+    ui.query("body").classes("tv-body")
+    server.notice.banner()
+    rooms = server.rooms
+    try:
+        room = await rooms.find(code, *requester())
+    except RoomError as error:
+        with ui.column().classes("w-full max-w-md mx-auto p-4"):
+            ui.label(str(error)).classes("text-xl").props('role=alert data-testid=tv-error')
+            ui.link("Home", "/").classes("touch-target")
+        return
+    if not await socket_connected():
+        return
+    reduced = bool(await ask_browser(
+        "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
+    content = ui.element("div").classes("tv-page")
+    shown: dict[str, str | None] = {"game": None}
+    views: list[TvView] = []
+
+    async def build() -> None:
+        for view in views:
+            view.close()
+        views.clear()
+        content.clear()
+        with content:
+            if room.status == RoomStatus.LOBBY:
+                tv_waiting(room)
+                return
+            shown["game"] = room.game_id
+            game = await rooms.game(room)
+            if game is None:
+                ui.label("This room's game could not be found.").props('role=alert')
+                return
+            views.append(TvView(game, room.host, reduced))
+
+    follow_games(rooms, room, shown, build)
+    await build()
+
+
+def tv_waiting(room: Room) -> None:
+    """The TV before the room's first game: which room, and that it waits for the start."""
+    with ui.column().classes("tv-waiting items-center gap-4").props('data-testid=tv-waiting'):
+        ui.label(game_words(room)).classes("text-2xl")
+        ui.label(" ".join([room.code[:4], room.code[4:]])).classes(
+            "tv-code font-mono font-bold tracking-widest").props('data-testid=room-code')
+        ui.label("The game appears here when the host starts it.").classes("text-xl")
 
 
 async def health(server: Server) -> JSONResponse:

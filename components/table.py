@@ -26,6 +26,7 @@ from parcheesi.games import Action, Event
 from parcheesi.live import STALE, LiveGame, Refused, SaveFailed, Seating
 from parcheesi.state import IllegalAction
 
+from .badges import Badges
 from .board_view import Board
 from .buttons import PlainButton
 from .dice_view import Dice
@@ -35,7 +36,7 @@ from .palette import PAINT
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
-from .table_model import Badge, Screen, Seen, Standing, TableModel
+from .table_model import Screen, Seen, Standing, TableModel
 from .updates import set_props
 
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
@@ -66,7 +67,6 @@ class TableView:
         self.busy = False
         self.winner_shown = False
         self.your_turn = False
-        self.drawn_badges: tuple[Badge, ...] = ()
 
         self.client = ui.context.client
         # Each part that changes on its own sits in a Region (a redraw boundary): an update
@@ -77,7 +77,7 @@ class TableView:
                 with Region():
                     self.turn = ui.label("").classes("text-lg font-medium").props(
                         'data-testid=turn aria-live=polite')
-                self._badges()
+                self.badges = Badges(game)
                 if game.house:
                     ui.label("House rules: " + look_for(game.kind).house_line(game.house)
                              ).classes("text-sm house-rules").props('data-testid=house-rules')
@@ -103,20 +103,6 @@ class TableView:
         self.client.on_connect(self._reconnected)
         self.client.on_delete(self._deleted)
         self.redraw([])
-
-    def _badges(self) -> None:
-        """One badge per active seat, in turn order; the seat to act is marked."""
-        colours = self.game.rules.colours
-        self.badges: list[tuple[ui.element, ui.label, ui.label]] = []
-        with Region().classes("badges w-full").props('role=list aria-label=Players'):
-            for colour in self.game.state.colours:
-                with ui.element("div").classes(f"badge tone-{colours[colour]}").props(
-                        f'role=listitem data-testid=player-{colours[colour]}') as badge:
-                    ui.element("span").classes("badge-dot")
-                    with ui.element("div").classes("badge-text"):
-                        name = ui.label("").classes("badge-name")
-                        detail = ui.label("").classes("badge-detail")
-                self.badges.append((badge, name, detail))
 
     def _controls(self) -> None:
         with ui.row().classes("dice-row items-center gap-3 w-full no-wrap"):
@@ -334,20 +320,6 @@ class TableView:
             return None
         return [kind, round(self.settings.volume / 100, 2)]
 
-    def _show_badges(self, screen: Screen) -> None:
-        if screen.badges == self.drawn_badges:
-            return
-        self.drawn_badges = screen.badges
-        for (badge, name, detail), shown in zip(self.badges, screen.badges, strict=True):
-            name.set_text(shown.name)
-            detail.set_text(" · ".join(p for p in (shown.detail, shown.place_text,
-                                                    f"{shown.home} HOME") if p))
-            set_props(badge, {"aria-label": shown.label,
-                              "aria-current": "true" if shown.current else "false"})
-            if shown.current != ("badge-current" in badge.classes):
-                badge.classes(add="badge-current") if shown.current else badge.classes(
-                    remove="badge-current")
-
     def rotation(self) -> int:
         """The quarter turns that bring the chosen colour to the bottom of the board."""
         return self.board.layout.quarter_turns(self.bottom_colour())
@@ -369,7 +341,7 @@ class TableView:
         stamp = self.stamp()
         screen = self.model.screen(self.seen(), events)
         self.turn.set_text(screen.turn)
-        self._show_badges(screen)
+        self.badges.show(screen.badges)
         board = screen.board
         self.board.show(board.pieces, movable=board.movable, selected=board.selected,
                         targets=board.targets, target_labels=board.target_labels,

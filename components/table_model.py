@@ -199,6 +199,20 @@ def sound_for(events: list[Event]) -> str | None:
     return "move"
 
 
+def last_move(seen: Seen) -> str:
+    """The newest sentence of the game's record that tells what a player did or what
+    happened to them (a roll, a move, a capture, the win; not the turn passing on, which the
+    turn line says), or "" before anything did: what a TV shows across the room."""
+    name: Callable[[int], str] = seen.names.__getitem__
+    for event in reversed(seen.stats.recent):
+        if isinstance(event, TurnPassed):
+            continue
+        text = seen.look.describe(event, name)
+        if text:
+            return text
+    return ""
+
+
 class TableModel:
     """The picks and words of one table between two positions."""
 

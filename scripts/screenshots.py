@@ -2,15 +2,20 @@
 computer at phone size (390 x 844), played with Roll and Play best to the end, in light and
 dark colour schemes: the start, mid-game, a capture, and the finish.
 
-    .venv/bin/python scripts/screenshots.py [--game ludo]
+    .venv/bin/python scripts/screenshots.py [--game ludo] [--tv]
 
-Ludo's shots are named ``ludo-<moment>-<scheme>.png``.
+Ludo's shots are named ``ludo-<moment>-<scheme>.png``. With ``--tv``: an online room of
+four (the host and three computers) played from a phone, and its TV view (``/tv/<code>``)
+in a second browser mid-game: ``tv-mid-game.png`` at 1920 x 1080 here; to check the layout,
+every size of ``TV_SIZES`` (``/tmp/tv-<width>x<height>.png``) and the host's lobby on the
+phone (``/tmp/tv-lobby-phone.png``).
 
 Starts its own server (pace 0.2, a fresh data directory) and Debian's headless Chromium.
 """
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import tempfile
@@ -85,6 +90,59 @@ def play(driver, base: str) -> None:
     shoot(driver, "finish")
 
 
+TV_SIZES = ((1920, 1080), (1366, 768))
+"""A TV screen and a laptop's: the TV view must fit both without scrolling."""
+
+
+def tv(driver, base: str) -> None:
+    """The host plays a room of four from a phone; a second browser shows its TV view."""
+    driver.get(f"{base}/new")
+    time.sleep(1.5)
+    driver.find_element(By.XPATH, "//*[normalize-space()='Online room']").click()
+    time.sleep(0.5)
+    testid(driver, "start-game").click()
+    time.sleep(2)
+    code = testid(driver, "room-code").text.replace(" ", "")
+    driver.save_screenshot("/tmp/tv-lobby-phone.png")
+    testid(driver, "start-game").click()
+    time.sleep(1.5)
+    screen = chromium.start(chromium.chromium_options())
+    try:
+        screen.get(f"{base}/tv/{code}")
+        time.sleep(1.5)
+        for _ in range(70):
+            if not press_next(driver):
+                time.sleep(0.2)
+            time.sleep(0.35)
+        time.sleep(1.5)
+        for width, height in TV_SIZES:
+            screen.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+            time.sleep(0.5)
+            scrolls = screen.execute_script(
+                "return [document.documentElement.scrollWidth, "
+                "document.documentElement.scrollHeight]")
+            print(f"tv {width}x{height}: page {scrolls[0]}x{scrolls[1]}")
+            screen.save_screenshot(f"/tmp/tv-{width}x{height}.png")
+            if (width, height) == TV_SIZES[0]:
+                screen.save_screenshot(str(OUT / "tv-mid-game.png"))
+        print("tv-mid-game: saved")
+    finally:
+        screen.quit()
+
+
+def wait_for(port: int, seconds: float = 30.0) -> None:
+    """Until the server answers on ``port``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                time.sleep(0.5)
+                return
+        time.sleep(0.2)
+    sys.exit("screenshots: the server did not start")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -95,8 +153,8 @@ def main() -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
     driver = chromium.start(chromium.chromium_options())
     try:
-        time.sleep(4)
-        play(driver, f"http://127.0.0.1:{port}")
+        wait_for(port)
+        (tv if "--tv" in sys.argv else play)(driver, f"http://127.0.0.1:{port}")
     except WebDriverException as error:
         sys.exit(f"screenshots: the browser failed: {error.msg}")
     finally:

@@ -16,12 +16,14 @@ phone-sized); a test wanting another size sends ``Emulation.setDeviceMetricsOver
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 import hypothesis  # noqa: F401 - before any gc.freeze (see earlier_tests_frozen)
 import pytest
@@ -41,6 +43,7 @@ import chromium  # benchmarks/chromium.py, the browser the tests and benchmarks 
 pytest_plugins = ["nicegui.testing.plugin"]
 
 PHONE_VIEWPORT = chromium.PHONE_VIEWPORT
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="session")
@@ -147,13 +150,23 @@ def create_user(user: User) -> Callable[[], User]:
 def screen(screen: Screen, request: pytest.FixtureRequest, app_config: Config,
            app_clock: Clock | None) -> Screen:
     """NiceGUI's browser fixture serving this test's ``create_app`` server (unless the test
-    draws its own pages), with the options a host's server runs with; the server's objects
-    are ``screen.app_server`` (None for a test that draws its own pages)."""
+    draws its own pages), with the options a host's server runs with. The server's objects
+    are ``screen.app_server`` (None for a test that draws its own pages; see
+    :func:`on_server_loop` to use them)."""
     server = None if own_pages(request) else build_app(app_config, app_clock)
     if server is not None:
         screen.ui_run_kwargs.update(server.run_options())
     screen.app_server = server  # type: ignore[attr-defined]
     return screen
+
+
+def on_server_loop(work: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
+    """Run ``work`` on the event loop of the server the ``screen`` fixture started (in its
+    own thread) and return its result: a test acts through the service as a page would."""
+    from nicegui import core
+
+    assert core.loop is not None and core.loop.is_running(), "open a page first"
+    return asyncio.run_coroutine_threadsafe(work, core.loop).result(timeout)
 
 
 POSTGRES_ENV = "PARCHEESI_TEST_POSTGRES_URL"

@@ -6,14 +6,17 @@ from __future__ import annotations
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
 from components.looks import parcheesi_bonuses as bonuses
-from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, sound_for
+from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, last_move, sound_for
 from parcheesi.engine import PARCHEESI_RULES
 from parcheesi.game import (
     Move,
+    Moved,
     Placed,
     PlayOn,
     PlayOnDeclined,
     Roll,
+    Rolled,
+    TurnPassed,
     apply,
     standings,
 )
@@ -317,3 +320,12 @@ def test_a_ludo_player_asked_to_play_on_gets_the_same_two_buttons():
     assert screen.option_marks == (0, 0)  # they land nowhere: no marker numbers
     assert screen.status.startswith("Gus: play on for the next places")
     assert screen.winner is None and [b.place_text for b in screen.badges] == ["1st", "", ""]
+
+
+def test_the_last_move_is_the_newest_sentence_that_is_not_the_turn_passing_on():
+    state = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})
+    stats = Stats(PARCHEESI_RULES)
+    assert last_move(seen(state, acting=False, stats=stats)) == ""
+    stats.record([Rolled(SAPPHIRE, (3, 4), (3, 4)), Moved(SAPPHIRE, 0, 5, 12, 7),
+                  TurnPassed(RUBY)])
+    assert last_move(seen(state, acting=False, stats=stats)) == "Sapphire moved piece 1 by 7"

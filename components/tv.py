@@ -1,0 +1,122 @@
+"""The TV view of an online room's game: the whole board large, the player badges, the dice
+and the last move in words, for a screen the whole family looks at. Nothing on it can be
+pressed and it holds no seat.
+
+A ``TvView`` is a table that never acts: it reads the live game through the same
+:class:`~components.table_model.TableModel` as every table (with nobody at it to act), and
+draws with the table's own board, badges and dice. It listens to the game like a table does
+(after every accepted action), but it is no player: the room decides whether computers play
+(:meth:`LiveGame.present` asks the room, which counts only its players' pages), so a TV left
+on alone shows a game that waits for its players.
+"""
+
+from __future__ import annotations
+
+import html
+
+from nicegui import ui
+
+from parcheesi.games import Event
+from parcheesi.live import LiveGame
+
+from .badges import Badges
+from .board_view import Board
+from .dice_view import Dice
+from .looks import look_for
+from .region import Region
+from .table_model import Seen, TableModel, last_move
+
+TV_LOG_LINES = 5
+"""Sentences of the move log a TV shows under the last move."""
+
+
+class TvView:
+    """One TV's drawing of a game, turned so ``bottom`` (a colour) sits at the bottom."""
+
+    def __init__(self, game: LiveGame, bottom: int, reduced_motion: bool = False) -> None:
+        self.game = game
+        self.bottom = bottom if bottom in range(len(game.rules.colours)) else 0
+        self.reduced_motion = reduced_motion
+        self.model = TableModel()
+        self.closed = False
+        self.client = ui.context.client
+        look = look_for(game.kind)
+        with ui.element("div").classes("tv-layout").props('data-testid=tv') as self.root:
+            with Region().classes("tv-board"):
+                self.board = Board(layout=look.layout, colours=game.rules.colours,
+                                   label=look.board_label, piece_words=look.piece_label,
+                                   house=game.house)
+            with ui.element("div").classes("tv-side"):
+                with Region():
+                    self.turn = ui.label("").classes("tv-turn").props(
+                        'data-testid=turn aria-live=polite')
+                self.badges = Badges(game)
+                with Region().classes("tv-dice"):
+                    self.dice = Dice()
+                    self.dice_owner = ui.label("").classes("dice-owner").props(
+                        'data-testid=dice-owner')
+                with Region():
+                    self.last = ui.label("").classes("tv-last-move").props(
+                        'data-testid=tv-last-move aria-live=polite role=status')
+                with Region():
+                    self.log_view = ui.html("", sanitize=False).classes("log tv-log").props(
+                        'data-testid=log role=list aria-label="Moves, newest first"')
+                if game.house:
+                    ui.label("House rules: " + look.house_line(game.house)).classes(
+                        "tv-house").props('data-testid=house-rules')
+        game.hold()
+        if self.client.has_socket_connection:
+            game.subscribe(self._changed)
+        self.client.on_disconnect(lambda: game.unsubscribe(self._changed))
+        self.client.on_connect(self._reconnected)
+        self.client.on_delete(self.close)
+        self.redraw([])
+
+    def seen(self) -> Seen:
+        """The game now, as a table with nobody at it to act reads it."""
+        game = self.game
+        colours = game.rules.colours
+        return Seen(game.rules, game.state, game.version,
+                    {c: s.display_name(colours) for c, s in game.seats.items()},
+                    {c: s.description(colours) for c, s in game.seats.items()},
+                    game.stats, False, game.fault,
+                    {c: s.level for c, s in game.seats.items() if not s.is_human}, None)
+
+    def close(self) -> None:
+        """Stop following the game (the page went, or the room moved on to its next game)."""
+        if not self.closed:
+            self.closed = True
+            self.game.unsubscribe(self._changed)
+            self.game.release()
+
+    def _reconnected(self) -> None:
+        if self.closed:
+            return
+        if self._changed not in self.game.listeners:
+            self.game.subscribe(self._changed)
+        self.model.missed()
+        with self.root:
+            self.redraw([])
+
+    def _changed(self, game: LiveGame, events: list[Event]) -> None:
+        with self.root:
+            self.model.changed(self.seen(), events)
+            self.redraw(events)
+
+    def redraw(self, events: list[Event]) -> None:
+        """Draw the game now (``events``: what led there, animated on the board)."""
+        seen = self.seen()
+        screen = self.model.screen(seen, events)
+        self.turn.set_text(screen.turn)
+        self.badges.show(screen.badges)
+        board = screen.board
+        self.board.show(board.pieces, labels=board.labels,
+                        rotation=self.board.layout.quarter_turns(self.bottom),
+                        moves=board.moves, reduced_motion=self.reduced_motion,
+                        bursts=board.bursts)
+        self.dice.show(screen.dice, owner=screen.dice_owner,
+                       tumble=screen.rolled and not self.reduced_motion)
+        self.dice_owner.set_text(f"{screen.dice_owner}'s roll" if screen.dice_owner else "")
+        self.last.set_text(last_move(seen))
+        self.log_view.set_content("".join(f'<div role="listitem">{html.escape(line)}</div>'
+                                          for line in screen.log[:TV_LOG_LINES]))
