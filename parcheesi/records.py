@@ -76,29 +76,16 @@ class Record:
         return MODES[1] if sum(s.is_human for s in self.seats) == 1 else MODES[0]
 
 
-class _Recorder:
-    """A dice source that remembers every roll it gave (what a record lists)."""
-
-    def __init__(self, source: Callable[[int], Any]) -> None:
-        self.source = source
-        self.drawn: dict[int, Any] = {}
-
-    def __call__(self, index: int) -> Any:
-        value = self.source(index)
-        self.drawn[index] = value
-        return value
-
-
 # --- writing -------------------------------------------------------------------------------
 
 def record_of(row: GameRow, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    """The record of a stored game (its actions as stored); the secret only once it is
-    over, so a record taken during a game reveals no future die."""
+    """The record of a stored game: its first ``row.version`` actions (as stored; one
+    stored after the row was read waits for the next record) and the dice of every roll up
+    to its snapshot, which was written with its last action. The secret only once the game
+    is over, so a record taken during a game reveals no future die."""
     rules = rules_for(row.kind)
-    dice = _Recorder(rules.dice(row.seed))
-    state = first_state(row)
-    for raw in actions:
-        state, _ = rules.apply(state, rules.action_from_json(raw), dice)
+    dice = rules.dice(row.seed)
+    start, state = first_state(row), rules.state_from_json(json.loads(row.state))
     names = rules.colours
     record: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "game": rules.kind,
@@ -108,9 +95,9 @@ def record_of(row: GameRow, actions: list[dict[str, Any]]) -> dict[str, Any]:
         "created": row.created_at.isoformat(), "ended": "",
         "commitment": row.commitment or None,
         "contributions": json.loads(row.contributions),
-        "rolls": [[index, rules.dice_to_json(value)]
-                  for index, value in sorted(dice.drawn.items())],
-        "actions": actions,
+        "rolls": [[index, rules.dice_to_json(dice(index))]
+                  for index in range(rules.rolls(start), rules.rolls(state))],
+        "actions": actions[:row.version],
         "result": result_of(rules, state),
         "final": rules.state_to_json(state),
     }

@@ -41,7 +41,7 @@ def committed_row(kind: str, colours: tuple[int, ...], n: int,
 
 def play_random(row: GameRow, seed: int, limit: int | None = None) -> tuple[list[dict], Any]:
     """Random players' actions (JSON, as stored) from the row's start, to the end or for
-    ``limit`` actions, and the state reached."""
+    ``limit`` actions, and the state reached (the row's snapshot, as the server stores it)."""
     rules = rules_for(row.kind)
     state, dice, rng = first_state(row), rules.dice(row.seed), random.Random(seed)
     actions: list[dict] = []
@@ -49,11 +49,15 @@ def play_random(row: GameRow, seed: int, limit: int | None = None) -> tuple[list
         action = rng.choice(rules.choices(state)).action
         state, _ = rules.apply(state, action, dice)
         actions.append(rules.action_to_json(action))
+    row.state, row.version = json.dumps(rules.state_to_json(state)), len(actions)
     return actions, state
 
 
 def assert_round_trip(row: GameRow, actions: list[dict], final: Any) -> dict:
-    """The game exports, reads back and replays to the identical final state."""
+    """The game (stored with its snapshot ``final`` after ``actions``) exports, reads back
+    and replays to the identical final state."""
+    rules = rules_for(row.kind)
+    row.state, row.version = json.dumps(rules.state_to_json(final)), len(actions)
     record = record_of(row, actions)
     steps = replay(parse_record(json.dumps(record)))
     assert steps[-1].state == final, row.id

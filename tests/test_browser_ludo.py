@@ -9,6 +9,7 @@ Waiting is on conditions only (WebDriverWait, ``screen.wait_for``).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -63,8 +64,20 @@ def no_sideways_scroll(screen: Screen) -> bool:
         "return document.documentElement.scrollWidth <= innerWidth"))
 
 
+@pytest.fixture
+def reduced_motion(screen: Screen) -> Iterator[None]:
+    """The phone asks for reduced motion (the system setting), for this test only: a whole
+    game then shows every position without waiting for the slides, which
+    ``test_browser_motion`` watches frame by frame at the default pace."""
+    screen.selenium.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    yield
+    screen.selenium.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 @pytest.mark.browser
-def test_a_solo_ludo_game_is_played_to_the_end_on_a_phone(screen: Screen) -> None:
+def test_a_solo_ludo_game_is_played_to_the_end_on_a_phone(
+        screen: Screen, reduced_motion: None) -> None:
     choose_ludo(screen)
     by_testid(screen, "start-game").click()
     until(screen, lambda: enabled_button(screen, "roll", "Roll for the start"), "the table")
