@@ -23,7 +23,7 @@ from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -143,8 +143,18 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_clocks(connection: Any) -> None:
+    """Take the schema back to before turn clocks (revision 0007)."""
+    connection.execute(text("DROP INDEX ix_games_deadline"))
+    for column in ("clock", "deadline", "timeouts"):
+        connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
+    connection.execute(text("ALTER TABLE rooms DROP COLUMN clock"))
+    connection.execute(text("ALTER TABLE actions DROP COLUMN timed_out"))
+
+
 def drop_records(connection: Any) -> None:
     """Take the schema back to before game records (revision 0006)."""
+    drop_clocks(connection)
     connection.execute(text("DROP TABLE players"))
     for column in ("secret", "commitment", "contributions", "start"):
         connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
