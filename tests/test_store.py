@@ -261,6 +261,32 @@ async def test_games_and_rooms_from_before_house_rules_have_none(database_url):
     await reopened.close()
 
 
+async def test_games_rooms_and_actions_from_before_turn_clocks_have_none(database_url):
+    store = Store(database_url)
+    hub = Hub(store)
+    game = await hub.create_local("browser-t", "solo", SEATS)
+    await play_some(game, 6)
+    room, _ = await Rooms(store, hub).create(SEATS)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before turn clocks left it
+        drop_clocks(connection)
+        connection.execute(text("UPDATE alembic_version SET version_num = '0007'"))
+    await asyncio.to_thread(upgrade, database_url)
+    engine.dispose()
+    reopened = Store(database_url)
+    hub = Hub(reopened)
+    resumed = await hub.get(game.id)
+    again = await Rooms(reopened, hub).get(room.code)
+    assert resumed is not None and (resumed.state, resumed.version) == (game.state, 6)
+    assert (resumed.turn_clock, resumed.deadline, resumed.timeouts) == (0, None, {})
+    assert await reopened.timed_out_actions(game.id) == set()
+    assert again is not None and again.clock == 0
+    await play_some(resumed, 2)
+    assert resumed.version == 8 and resumed.deadline is None
+    await reopened.close()
+
+
 async def test_migrating_a_new_database_step_by_step_reaches_the_same_schema(database_url):
     await asyncio.to_thread(upgrade, database_url, "0001")
     assert current_revision(database_url) == "0001"

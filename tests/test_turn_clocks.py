@@ -8,6 +8,7 @@ dice, so the tests ask the game whose turn it is rather than assume it.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -48,8 +49,12 @@ class Server:
     watch: ClockWatch
 
     @classmethod
-    async def start(cls, url: str, wall: FakeWall) -> Server:
+    async def start(cls, url: str, wall: FakeWall, migrated: bool = False) -> Server:
+        """A server process; ``migrated``: the schema is current already (as the start-up
+        check leaves it), so the store does not check it again."""
         store = Store(url)
+        if migrated:
+            store.migrated()
         await store.init()
         hub = Hub(store, time.monotonic, wall)
         return cls(url, wall, store, hub, Rooms(store, hub), ClockWatch(hub))
@@ -61,7 +66,7 @@ class Server:
     async def restarted(self) -> Server:
         """Stop, then a new server process over the same database."""
         await self.stop()
-        return await Server.start(self.url, self.wall)
+        return await Server.start(self.url, self.wall, migrated=True)
 
 
 async def drain() -> None:
@@ -310,3 +315,48 @@ async def test_rooms_offer_the_clocks_of_the_issue_and_no_other(server: Server) 
     assert game.deadline is None  # no clock: the table waits as long as it takes
     server.wall.advance(10 * 86400)
     assert not await play_if_due(game) and await server.watch.expire_due() == 0
+
+
+async def test_a_one_day_clock_plays_forty_moves_over_forty_days_restarted_between_each(
+        server: Server) -> None:
+    """A slow game: each day the server starts afresh; on most days the player to act lets
+    the day run out (the watch moves for them at start), on every third day they are back in
+    time and move themselves. Every move is in the record exactly once."""
+    table = await clocked_room(server, 86400)
+    code, game_id = table.room.code, table.game.id
+    running = server
+    timed: set[int] = set()
+    own = timeouts = 0
+    try:
+        for day in range(40):
+            running = await running.restarted()
+            room = await running.rooms.get(code)
+            assert room is not None and room.clock == 86400
+            game = await running.rooms.game(room)
+            assert game is not None and not game.over
+            before = game.version
+            if day % 3 == 2:  # back after half a day, in time
+                running.wall.advance(43200)
+                assert await running.watch.expire_due() == 0
+                await own_move(running, Table(room, game, table.tokens))
+                own += game.version - before
+            else:  # the day runs out while nobody looks; the start plays it
+                running.wall.advance(86400)
+                assert await running.watch.expire_due() == 1
+                timed |= set(range(before, game.version))
+                timeouts += 1
+            assert game.version > before
+            assert game.deadline == running.wall() + timedelta(days=1)
+        running = await running.restarted()
+        game = await running.hub.get(game_id)
+        assert game is not None
+        count, stored_timed = await stored_actions(running, game)
+        assert count == game.version == len(timed) + own
+        assert stored_timed == timed and timeouts == 27
+        assert game.state == game.rules.state_from_json(
+            json.loads((await running.store.game(game_id)).state))  # type: ignore[union-attr]
+        if len(game.stats.recent) < game.stats.recent.maxlen:  # type: ignore[operator]
+            assert sum(isinstance(e, TimedOut) for e in game.stats.recent) == timeouts
+        assert await running.watch.expire_due() == 0  # nothing runs out twice
+    finally:
+        server.store = running.store
