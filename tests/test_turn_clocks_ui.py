@@ -110,3 +110,44 @@ async def test_the_badge_counts_down_to_the_stored_deadline_and_the_table_says_a
     await until(lambda: str(element(user, "status").text).startswith(said), "the status")
     assert said in str(element(user, "log").content)
     assert game.seats[RUBY].is_human and game.timed_out_in_a_row(RUBY) == 1
+
+
+async def test_a_connected_guest_whose_time_ran_out_three_times_may_be_replaced_by_the_host(
+        app_server: Server, host: tuple[User, SimulatedBrowser], create_user,
+        app_wall: FakeWall) -> None:
+    user, browser = host
+    await user.open("/new")
+    await choose(user, "mode", "online")
+    await choose(user, "player-count", 2)
+    await type_into(user, "name-ruby", "Hana")
+    await choose(user, "kind-sapphire", "human")
+    await choose(user, "turn-clock", 30)
+    await click(user, "start-game")
+    await shown(user, "room-code")
+    (code,) = [key.removeprefix(TOKEN_PREFIX) for key in browser.local_storage]
+    guest = create_user()
+    SimulatedBrowser(guest)
+    await guest.open(f"/r/{code}")
+    await type_into(guest, "guest-name", "Sam")
+    await click(guest, "claim-seat-sapphire")
+    await click(guest, "ready")
+    await until(lambda: bool(elements(user, "start-game")) and element(
+        user, "start-game").enabled, "the host may start")
+    await click(user, "start-game")
+    await text_is(guest, "table-clock", "Turn clock: 30 seconds a move")
+    game = await game_of(app_server, code)
+    room = await app_server.rooms.get(code)
+    assert room is not None
+    token = browser.seat_token(code)
+    while game.timed_out_in_a_row(SAPPHIRE) < 3:  # Sam is there, but never moves
+        if game.turn == SAPPHIRE:
+            app_wall.now += timedelta(seconds=30)
+            assert await app_server.watch.expire_due() == 1
+        else:  # Hana plays her own moves
+            for action in game.rules.decide(game.state, "easy").actions:
+                await app_server.rooms.act(room, token, action, game.version)
+    assert room.connections.get(SAPPHIRE)  # still connected
+    await user.open(f"/room/{code}")
+    await shown(user, "replace-seat-sapphire")
+    await click(user, "replace-seat-sapphire")
+    assert not game.seats[SAPPHIRE].is_human
