@@ -6,6 +6,10 @@ update the in-memory state and tell the listeners. A listener that fails never b
 others. A refusal (:class:`Refused`) carries words fit for a player; a write that failed
 (:class:`SaveFailed`) changed nothing and may be tried again.
 
+A game started with a turn clock (``parcheesi.clocks``) also keeps the deadline of the move
+to make and each seat's timeouts in a row, stored with the action that set them; an action
+``timed_out`` is a computer's move for a person whose deadline passed.
+
 The :class:`Hub` holds one live object per game however many pages load it at once, and lets
 go of games nobody has looked at for a while (they load again on demand).
 """
