@@ -8,17 +8,28 @@ restarted process would see.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from parcheesi.clocks import ClockWatch
+from parcheesi.clocks import ClockWatch, Pause
 from parcheesi.config import Config, proxy_settings
-from parcheesi.live import Clock, Hub, WallClock, utc_now
+from parcheesi.live import Clock, Hub, LiveGame, WallClock, utc_now
 from parcheesi.rooms import Rooms
+from parcheesi.runner import paced
 from parcheesi.store import Store
 
 from .health import HealthNotice
+
+
+def paced_pause(pace: float) -> Pause:
+    """The computers' pace between the actions of a move made for a player out of time."""
+
+    async def pause(game: LiveGame) -> None:
+        await asyncio.sleep(paced(game, pace))
+
+    return pause
 
 
 @dataclass
@@ -42,7 +53,7 @@ class Server:
         store = Store(config.database_url)
         hub = Hub(store, clock, wall)
         return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store),
-                   ClockWatch(hub))
+                   ClockWatch(hub, paced_pause(config.pace)))
 
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them

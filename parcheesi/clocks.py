@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from .live import TIMEOUT_LEVEL, Hub, LiveGame, Refused, SaveFailed
@@ -51,16 +52,27 @@ def clock_words(seconds: int) -> str:
     return f"{TURN_CLOCKS.get(seconds, f'{seconds} seconds')} a move"
 
 
-async def play_if_due(game: LiveGame) -> bool:
+Pause = Callable[[LiveGame], Awaitable[None]]
+"""Waits between the actions of one decision, so the tables show each move."""
+
+
+async def no_pause(_: LiveGame) -> None:
+    return None
+
+
+async def play_if_due(game: LiveGame, pause: Pause = no_pause) -> bool:
     """If the human seat to act ran out of time, let a computer make its decision (every
-    action of it, each against the version the one before made). Returns whether it did;
-    False when there is time left, a person moved first or another task played it."""
+    action of it, each against the version the one before made, with ``pause`` between).
+    Returns whether it did; False when there is time left, a person moved first or another
+    task played it."""
     version = game.version
     if not game.due():
         return False
     decision = game.rules.decide(game.state, TIMEOUT_LEVEL)
     played = False
     for k, action in enumerate(decision.actions):
+        if k:
+            await pause(game)
         try:
             await game.act(action, version=version + k, timed_out=True)
         except Refused:  # stale: someone else moved first (a person, or another task)
@@ -72,8 +84,10 @@ async def play_if_due(game: LiveGame) -> bool:
 class ClockWatch:
     """The server's one task that plays the moves whose time ran out, in any game."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, pause: Pause = no_pause) -> None:
         self.hub = hub
+        self.pause = pause
+        """Between the actions of one decision (the computers' pace, on a server)."""
         self.wake = asyncio.Event()
         self.next_at: datetime | None = None
         """The deadline the watch sleeps until (None: none known)."""
@@ -92,7 +106,7 @@ class ClockWatch:
             if game is None:
                 continue
             try:
-                played += await play_if_due(game)
+                played += await play_if_due(game, self.pause)
             except SaveFailed as error:  # the next round tries again
                 log.warning("a timed-out move could not be saved",
                             extra={"game": game_id, "reason": error.reason})

@@ -84,7 +84,7 @@ async def restart_server(server: Server) -> Store:
     store = Store(server.config.database_url)
     hub = Hub(store, server.hub.clock, server.hub.wall)
     server.store, server.hub, server.rooms = store, hub, Rooms(store, hub, old.clock)
-    server.watch = ClockWatch(hub)
+    server.watch = ClockWatch(hub, server.watch.pause)
     return store
 
 

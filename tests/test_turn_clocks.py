@@ -360,3 +360,26 @@ async def test_a_one_day_clock_plays_forty_moves_over_forty_days_restarted_betwe
         assert await running.watch.expire_due() == 0  # nothing runs out twice
     finally:
         server.store = running.store
+
+
+async def test_a_player_back_while_the_computer_plays_their_roll_takes_over_cleanly(
+        server: Server) -> None:
+    table = await clocked_room(server, 30)
+    game = table.game
+    for _ in range(200):
+        if game.state.phase.name == "MOVE" and len(game.rules.decide(
+                game.state, TIMEOUT_LEVEL).actions) > 1:
+            break
+        await own_move(server, table)
+    seat, version = game.turn, game.version
+
+    async def back(_: LiveGame) -> None:  # between the computer's first and second move
+        if game.turn == seat and not game.over:
+            action = game.rules.decide(game.state, "easy").actions[0]
+            await server.rooms.act(table.room, table.tokens[seat], action, game.version)
+
+    server.wall.advance(30)
+    assert await play_if_due(game, back)
+    _, timed = await stored_actions(server, game)
+    assert timed == {version}  # the computer's first move only; the player made the next
+    assert game.timed_out_in_a_row(seat) == 0  # their own move counts
