@@ -23,7 +23,7 @@ from components.pages import lan_urls, register
 from components.server import Server
 from components.sockets import install as guard_sockets
 from parcheesi.config import Config, ConfigError, parse
-from parcheesi.live import Clock
+from parcheesi.live import Clock, WallClock, utc_now
 from parcheesi.logs import configure as configure_logging
 from parcheesi.migrate import upgrade
 
@@ -34,12 +34,13 @@ TAB_STORAGE_AGE = 3600.0
 
 
 def create_app(config: Config, clock: Clock = time.monotonic, *,
-               migrated: bool = False) -> Server:
+               migrated: bool = False, wall: WallClock = utc_now) -> Server:
     """A server over ``config``: its store, live games, rooms and pages, with the work it
-    does at start (opening the store, housekeeping, the database watch) and at stop.
-    ``migrated`` says the schema was brought up to date already (by ``main``), so the store
-    does not check it again."""
-    server = Server.open(config, clock)
+    does at start (opening the store, housekeeping, the database watch, the turn clocks'
+    watch) and at stop. ``migrated`` says the schema was brought up to date already (by
+    ``main``), so the store does not check it again; ``wall`` is the time of day the turn
+    clocks keep."""
+    server = Server.open(config, clock, wall)
     if migrated:
         server.store.migrated()
     guard_sockets()
@@ -111,6 +112,7 @@ def report_memory(server: Server) -> None:
 def start_background_work(server: Server) -> None:
     background_tasks.create(housekeeping(server), name="housekeeping")
     background_tasks.create(server.notice.watch(), name="database watch")
+    background_tasks.create(server.watch.run(), name="turn clocks")
     if threading.current_thread() is threading.main_thread():  # not under the test fixtures
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1,
                                                       lambda: report_memory(server))

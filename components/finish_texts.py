@@ -1,5 +1,6 @@
 """Words for the end of a game that Parcheesi and Ludo share: the question whether to play
-on for the next places, its two answers, and the places as they are decided.
+on for the next places, its two answers, and the places as they are decided; and the words
+of a turn clock running out (``parcheesi.live.TimedOut``), which any game can have.
 
 Both games report the same events and take the same answer (``parcheesi.game``:
 ``PlayOn``, ``PlayOnAsked``, ``PlayOnAgreed``, ``PlayOnDeclined``, ``PlayingOn``,
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from parcheesi.game import Placed, PlayingOn, PlayOn, PlayOnAgreed, PlayOnAsked, PlayOnDeclined
+from parcheesi.live import TimedOut
 from parcheesi.state import Phase
 
 Namer = Callable[[int], str]
@@ -49,4 +51,6 @@ def finish_words(event: Any, name: Namer) -> str | None:
             return "Playing on for the next places"
         case Placed(colour, place):
             return f"{name(colour)} takes {place_name(place)} place"
+        case TimedOut(colour):
+            return f"Time ran out: a computer moved for {name(colour)}"
     return None

@@ -14,6 +14,7 @@ from typing import Any
 import segno
 from nicegui import Client, ui
 
+from parcheesi.clocks import clock_words
 from parcheesi.games import rules_for
 from parcheesi.live import HUMAN, NAME_LENGTH
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
@@ -81,6 +82,11 @@ def game_words(room: Room) -> str:
     return f"{rules_for(room.kind).title}" + (f" · house rules: {house}" if house else "")
 
 
+def clock_line(room: Room) -> str:
+    """The room's turn clock, e.g. "Turn clock: 2 minutes a move"."""
+    return f"Turn clock: {clock_words(room.clock)}"
+
+
 class LobbyView:
     """Seats filling up and readiness changing, live for everyone in the room."""
 
@@ -97,6 +103,7 @@ class LobbyView:
         with ui.column().classes("w-full gap-3") as self.root:
             ui.label(game_words(room)).classes("text-base font-medium").props(
                 'data-testid=room-game')
+            ui.label(clock_line(room)).classes("text-sm").props('data-testid=room-clock')
             with ui.row().classes("items-center gap-3"):
                 ui.label("Room code").classes("text-lg")
                 ui.label(" ".join([room.code[:4], room.code[4:]])).classes(
@@ -253,8 +260,9 @@ def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
         if not absent:
             return
         with box:
-            ui.label("Some players have been away for a minute. You may let a computer "
-                     "take their seat.").classes("text-sm")
+            ui.label("Some players have been away for a minute, or their time ran out three "
+                     "moves in a row. You may let a computer take their seat.").classes(
+                "text-sm")
             ui.select({lv: lv.title() for lv in rules.table_levels}, value=level["value"],
                       label="Computer level",
                       on_change=lambda e: level.update(value=e.value)).classes("w-40")

@@ -332,10 +332,11 @@ async def new_game_page(server: Server) -> None:
     rooms, hub = server.rooms, server.hub
     owner = browser_id()
 
-    async def start(mode: str, seats: list[Seat], kind: str, house: tuple[str, ...]) -> None:
+    async def start(mode: str, seats: list[Seat], kind: str, house: tuple[str, ...],
+                    clock: int) -> None:
         if mode == "online":
             try:
-                room, token = await rooms.create(seats, kind, house)
+                room, token = await rooms.create(seats, kind, house, clock)
             except RoomError as error:
                 ui.notify(str(error), type="negative")
                 return

@@ -8,16 +8,28 @@ restarted process would see.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from parcheesi.clocks import ClockWatch, Pause
 from parcheesi.config import Config, proxy_settings
-from parcheesi.live import Clock, Hub
+from parcheesi.live import Clock, Hub, LiveGame, WallClock, utc_now
 from parcheesi.rooms import Rooms
+from parcheesi.runner import paced
 from parcheesi.store import Store
 
 from .health import HealthNotice
+
+
+def paced_pause(pace: float) -> Pause:
+    """The computers' pace between the actions of a move made for a player out of time."""
+
+    async def pause(game: LiveGame) -> None:
+        await asyncio.sleep(paced(game, pace))
+
+    return pause
 
 
 @dataclass
@@ -27,16 +39,21 @@ class Server:
     hub: Hub
     rooms: Rooms
     notice: HealthNotice
+    watch: ClockWatch
+    """Plays the moves whose turn clock ran out (started with the server)."""
     host_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses of the server's own machine: a page opened from one is the host's."""
 
     @classmethod
-    def open(cls, config: Config, clock: Clock = time.monotonic) -> Server:
+    def open(cls, config: Config, clock: Clock = time.monotonic,
+             wall: WallClock = utc_now) -> Server:
         """The server's objects over ``config``'s database (nothing is opened until the
-        store's ``init`` runs at start-up)."""
+        store's ``init`` runs at start-up); ``clock`` measures absences and idleness,
+        ``wall`` gives the time of day of the turn clocks' deadlines."""
         store = Store(config.database_url)
-        hub = Hub(store, clock)
-        return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store))
+        hub = Hub(store, clock, wall)
+        return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store),
+                   ClockWatch(hub, paced_pause(config.pace)))
 
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them

@@ -1,4 +1,5 @@
-"""The new-game form: game, mode, number of players, colours, seat rows and house rules.
+"""The new-game form: game, mode, number of players, colours, seat rows, house rules and,
+for an online room, its turn clock.
 
 The form offers the seatings the game's rules list (``GameRules.colour_sets``): two players
 sit opposite (Ruby with Sapphire or Emerald with Amber; Red with Yellow or Green with Blue),
@@ -12,14 +13,16 @@ from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
+from parcheesi.clocks import TURN_CLOCKS
 from parcheesi.games import DEFAULT_GAME, GAMES, GameRules
 from parcheesi.live import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
 
 from .looks import look_for
 from .palette import PAINT
 
-Start = Callable[[str, list[Seat], str, tuple[str, ...]], Awaitable[None]]
-"""What the form calls on submit: (mode, seats, game kind, house rules)."""
+Start = Callable[[str, list[Seat], str, tuple[str, ...], int], Awaitable[None]]
+"""What the form calls on submit: (mode, seats, game kind, house rules, turn clock: seconds a
+move, 0 for none; always 0 for a local game)."""
 
 
 class SeatRow:
@@ -44,6 +47,8 @@ class SetupForm:
         self.left_out = 3
         self.human = 0
         self.house: set[str] = set()
+        self.clock = 0
+        """The online room's turn clock (seconds a move, 0: off)."""
         self.rows = {c: SeatRow(c) for c in range(4)}
         with ui.column().classes("w-full gap-3"):
             if len(GAMES) > 1:
@@ -155,6 +160,12 @@ class SetupForm:
                       ).props('data-testid=your-colour').classes("w-48")
         for colour in colours:
             self._seat_row(self.rows[colour])
+        if self.mode == "online":
+            ui.select(TURN_CLOCKS, value=self.clock, label="Turn clock",
+                      on_change=lambda e: setattr(self, "clock", e.value)).props(
+                'data-testid=turn-clock').classes("w-48")
+            ui.label("With a clock, a computer makes the move of a player whose time runs "
+                     "out; the seat stays theirs.").classes("text-sm text-grey-8")
 
     def _seat_row(self, row: SeatRow) -> None:
         name = self.rules.colours[row.colour]
@@ -217,4 +228,5 @@ class SetupForm:
         except SetupError as error:
             self.error.set_text(str(error))
             return
-        await self.on_start(self.mode, seats, self.kind, tuple(sorted(self.house)))
+        await self.on_start(self.mode, seats, self.kind, tuple(sorted(self.house)),
+                            self.clock if self.mode == "online" else 0)

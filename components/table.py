@@ -22,6 +22,7 @@ from typing import Any
 
 from nicegui import ui
 
+from parcheesi.clocks import clock_words
 from parcheesi.games import Action, Event
 from parcheesi.live import STALE, LiveGame, Refused, SaveFailed, Seating
 from parcheesi.state import IllegalAction
@@ -81,6 +82,9 @@ class TableView:
                 if game.house:
                     ui.label("House rules: " + look_for(game.kind).house_line(game.house)
                              ).classes("text-sm house-rules").props('data-testid=house-rules')
+                if game.turn_clock:
+                    ui.label(f"Turn clock: {clock_words(game.turn_clock)}").classes(
+                        "text-sm").props('data-testid=table-clock')
                 with Region().classes("w-full items-center board-stage"):
                     look = look_for(game.kind)
                     self.board = Board(on_piece_click=self._board_click,
@@ -163,7 +167,7 @@ class TableView:
                     {c: s.description(game.rules.colours) for c, s in game.seats.items()},
                     game.stats, self.can_act(), game.fault,
                     {c: s.level for c, s in game.seats.items() if not s.is_human},
-                    self.seating.view_colour)
+                    self.seating.view_colour, game.deadline)
 
     def stamp(self) -> str:
         """What every action control of this table shows and sends back when pressed."""

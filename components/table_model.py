@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import cast
 
 from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
@@ -31,7 +32,7 @@ from parcheesi.game import (
 )
 from parcheesi.games import Action, GameRules
 from parcheesi.layout import Motion
-from parcheesi.live import Stats
+from parcheesi.live import Stats, TimedOut
 from parcheesi.state import Phase, State
 
 from .finish_texts import place_name
@@ -63,6 +64,8 @@ class Seen:
     """Each computer seat's level, by colour."""
     you: int | None = None
     """The seat of the one person at this table (a solo or online player), if there is one."""
+    deadline: datetime | None = None
+    """When the move to make now runs out (a room's turn clock), if it has a clock."""
 
     @property
     def look(self) -> Look:
@@ -101,6 +104,9 @@ class Badge:
     place: int | None = None
     """The seat's place (1 = first), once it has one: a player finished while the others
     play on for places, and everyone when the game ends so."""
+    deadline: int | None = None
+    """When this seat's move runs out (milliseconds since 1970, UTC), while it is to act
+    on a turn clock; the browser counts down to it."""
 
     @property
     def place_text(self) -> str:
@@ -111,7 +117,8 @@ class Badge:
     def label(self) -> str:
         """What a screen reader says for the badge."""
         parts = [self.name, self.detail, f"{self.place_text} place" if self.place else "",
-                 f"{self.home} HOME", "to play" if self.current else ""]
+                 f"{self.home} HOME", "to play" if self.current else "",
+                 "on the clock" if self.deadline is not None else ""]
         return ", ".join(p for p in parts if p)
 
 
@@ -316,7 +323,9 @@ class TableModel:
         said = [t for t in (seen.look.describe(e, seen.names.__getitem__) for e in events)
                 if t]
         if said:
-            self.status = ". ".join(said[-3:])
+            # A move a computer made because time ran out always says so first.
+            first = said[:1] if events and isinstance(events[0], TimedOut) else []
+            self.status = ". ".join(first + said[len(first):][-3 + len(first):])
         elif seen.fault:
             self.status = seen.fault
 
@@ -384,8 +393,10 @@ class TableModel:
             return "you" if colour == seen.you else ""
 
         places = dict(rules.places(state))
+        deadline = (None if seen.deadline is None or to_act is None
+                    else round(seen.deadline.timestamp() * 1000))
         return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(seen.look.home),
-                           c == to_act, places.get(c))
+                           c == to_act, places.get(c), deadline if c == to_act else None)
                      for c in state.colours)
 
     def _turn_line(self, seen: Seen) -> str:

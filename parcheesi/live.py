@@ -6,6 +6,10 @@ update the in-memory state and tell the listeners. A listener that fails never b
 others. A refusal (:class:`Refused`) carries words fit for a player; a write that failed
 (:class:`SaveFailed`) changed nothing and may be tried again.
 
+A game started with a turn clock (``parcheesi.clocks``) also keeps the deadline of the move
+to make and each seat's timeouts in a row, stored with the action that set them; an action
+``timed_out`` is a computer's move for a person whose deadline passed.
+
 The :class:`Hub` holds one live object per game however many pages load it at once, and lets
 go of games nobody has looked at for a while (they load again on demand).
 """
@@ -20,13 +24,14 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Protocol
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
 
 from . import fairness
 from .games import DEFAULT_GAME, GAMES, Action, Event, GameRules, State, rules_for
 from .loading import SingleFlight
 from .state import IllegalAction
-from .store import GameRow, Store, VersionConflict, house_of, house_text
+from .store import Clocked, GameRow, Store, VersionConflict, aware, house_of, house_text
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +47,23 @@ STALE = "That was already played."
 """The refusal of an action made against a position that is no longer current."""
 
 Clock = Callable[[], float]
+"""Monotonic seconds (absences, idleness, attempt windows)."""
+WallClock = Callable[[], datetime]
+"""The time of day in UTC (turn-clock deadlines, which are stored and outlive a restart)."""
+TIMEOUT_LEVEL = "medium"
+"""The computer level that moves for a human seat whose turn clock ran out."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """A computer moved for ``colour`` because its player's time ran out (the event the
+    live game puts before the engine's events of that move; the log and status say it)."""
+
+    colour: int
 
 
 class Refused(IllegalAction):
@@ -148,7 +170,7 @@ class LiveGame:
     """A game being played: the single place where its state changes."""
 
     def __init__(self, row: GameRow, state: State, store: Store, stats: Stats,
-                 clock: Clock = time.monotonic) -> None:
+                 clock: Clock = time.monotonic, wall: WallClock = utc_now) -> None:
         self.rules = rules_for(row.kind)
         """What the game's engine says; the only way this object learns a rule."""
         self.kind = row.kind
@@ -187,6 +209,18 @@ class LiveGame:
         self.clock = clock
         self.touched = clock()
         """When a page or an action last used this game (for unloading idle games)."""
+        self.wall = wall
+        self.turn_clock = row.clock
+        """Seconds a human seat has for each move (0: no clock)."""
+        self.deadline = None if row.deadline is None else aware(row.deadline)
+        """When the move to make now runs out (None: no clock, or a computer is to act)."""
+        self.timeouts: dict[int, int] = {int(c): n for c, n in json.loads(row.timeouts).items()}
+        """Per seat, the moves in a row a computer made because the seat's time ran out."""
+        self.finishing: int | None = None
+        """The version at which a computer that timed out still has the rest of the same
+        roll to play for the same seat (its decision's later actions)."""
+        self.on_deadline: Callable[[datetime], None] | None = None
+        """Told of every new deadline (the hub's clock watch, to wake in time)."""
 
     @property
     def over(self) -> bool:
@@ -199,6 +233,14 @@ class LiveGame:
 
     def seat_to_act(self) -> Seat:
         return self.seats[self.turn]
+
+    def due(self) -> bool:
+        """Whether the human seat to act ran out of time (its move is a computer's now)."""
+        return (self.deadline is not None and not self.over and self.seat_to_act().is_human
+                and self.wall() >= self.deadline)
+
+    def timed_out_in_a_row(self, colour: int) -> int:
+        return self.timeouts.get(colour, 0)
 
     def name_of(self, colour: int) -> str:
         """The seat's player, or its colour, for messages."""
@@ -258,15 +300,17 @@ class LiveGame:
             self.notify([])
 
     async def act(self, action: Action, *, version: int, computer: bool = False,
-                  colour: int | None = None) -> list[Event]:
+                  colour: int | None = None, timed_out: bool = False) -> list[Event]:
         """Apply ``action`` made against ``version`` (the version its sender saw).
 
         Raises :class:`Refused` (nothing changed) when that version is not the current one,
         for a computer's seat, for a seat (``colour``) whose turn it is not, after the game
         ended or against the rules; :class:`SaveFailed` when it could not be stored.
+        ``timed_out``: a computer's action for the human seat to act, taken only once that
+        seat's deadline has passed (or to finish the roll such an action began).
         """
         try:
-            events = await self._act(action, version, computer, colour)
+            events = await self._act(action, version, computer, colour, timed_out)
         except Refused as error:
             log.info("action rejected", extra={"game": self.id, "reason": str(error),
                                                "detail": error.detail})
@@ -311,17 +355,25 @@ class LiveGame:
                 log.exception("listener failed", extra={"game": self.id})
 
     async def _act(self, action: Action, version: int, computer: bool,
-                   colour: int | None) -> list[Event]:
+                   colour: int | None, timed_out: bool) -> list[Event]:
         async with self.lock:
             self._check(version, computer, colour)
+            if timed_out:
+                self._check_timed_out()
+            mover = self.turn
             try:
                 new, events = self.rules.apply(self.state, action, self.dice)
             except IllegalAction as error:
                 raise Refused("That move is not possible now.", str(error)) from None
+            started = timed_out and self.finishing != self.version
+            timeouts = self._timeouts_after(mover, computer, timed_out, started)
+            deadline = self._deadline_after(new)
             try:
                 await self.store.append_action(
                     self.id, self.version, self.rules.action_to_json(action),
-                    self.rules.state_to_json(new), self.rules.over(new))
+                    self.rules.state_to_json(new), self.rules.over(new),
+                    Clocked(deadline, json.dumps({str(c): n for c, n in timeouts.items()}),
+                            timed_out))
             except VersionConflict:
                 # The database is ahead of this object: catch up, then refuse as stale.
                 await self._reload()
@@ -330,12 +382,47 @@ class LiveGame:
                 log.warning("saving an action failed", extra={"game": self.id,
                                                               "reason": str(error)})
                 raise SaveFailed(str(error)) from error
+            # Within a roll a computer began for a timed-out seat, it may play the rest.
+            mid_roll = not self.rules.rolling(self.state) and not self.rules.rolling(new)
             self.state = new
             self.version += 1
+            self.timeouts, self.deadline = timeouts, deadline
+            self.finishing = (self.version if timed_out and mid_roll and self.turn == mover
+                              else None)
+            if started:
+                events = [TimedOut(mover), *events]
             self.stats.record(events)
             self.motion_ms = self.rules.motion_ms(self.rules.motions(events))
             self._touch()
+        if deadline is not None and self.on_deadline is not None:
+            self.on_deadline(deadline)
         return events
+
+    def _check_timed_out(self) -> None:
+        """Refuse a computer's action for a person whose time has not run out."""
+        if not self.seat_to_act().is_human:
+            raise Refused("Only a person's move can time out.")
+        if self.finishing != self.version and not self.due():
+            raise Refused("There is time left for this move.")
+
+    def _timeouts_after(self, mover: int, computer: bool, timed_out: bool, started: bool
+                        ) -> dict[int, int]:
+        """The seats' timeouts in a row after the mover's action: one more for a move a
+        computer made when time ran out, none for the seat's own action."""
+        timeouts = dict(self.timeouts)
+        if started:
+            timeouts[mover] = timeouts.get(mover, 0) + 1
+        elif not timed_out and not computer:
+            timeouts.pop(mover, None)
+        return timeouts
+
+    def _deadline_after(self, state: State) -> datetime | None:
+        """When the next move runs out: the clock's length from now when a person is to make
+        it, else none."""
+        if (not self.turn_clock or self.rules.over(state)
+                or not self.seats[self.rules.turn(state)].is_human):
+            return None
+        return self.wall() + timedelta(seconds=self.turn_clock)
 
     def _check(self, version: int, computer: bool, colour: int | None) -> None:
         """Refuse an action that is not for the current position and seat."""
@@ -357,6 +444,9 @@ class LiveGame:
         state, stats = await load_record(self.store, row)
         self.state, self.version, self.stats = state, row.version, stats
         self.contributions, self.seed = json.loads(row.contributions), row.seed
+        self.deadline = None if row.deadline is None else aware(row.deadline)
+        self.timeouts = {int(c): n for c, n in json.loads(row.timeouts).items()}
+        self.finishing = None
         self.dice = self.rules.dice(row.seed)
         log.warning("game reloaded from the database", extra={"game": self.id,
                                                               "version": row.version})
@@ -401,9 +491,16 @@ async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
     must agree with it; the record wins if not)."""
     rules = rules_for(row.kind)
     actions = [rules.action_from_json(raw) for raw in await store.actions(row.id)]
+    timed_out = await store.timed_out_actions(row.id) if row.clock else set()
     state, dice, stats = first_state(row), rules.dice(row.seed), Stats(rules)
-    for action in actions:
+    finishing = False
+    for k, action in enumerate(actions):
+        before, mover = state, rules.turn(state)
         state, events = rules.apply(state, action, dice)
+        if k in timed_out and not finishing:  # as the live game told it (``TimedOut``)
+            events = [TimedOut(mover), *events]
+        finishing = (k in timed_out and rules.turn(state) == mover
+                     and not rules.rolling(before) and not rules.rolling(state))
         stats.record(events)
     if state != rules.state_from_json(json.loads(row.state)):
         log.error("game %s: stored snapshot differs from its record; using the record", row.id)
@@ -427,9 +524,14 @@ class Hub:
     """All live games of this server process, loaded from the store on demand: one object
     per game, however many pages ask for it at once."""
 
-    def __init__(self, store: Store, clock: Clock = time.monotonic) -> None:
+    def __init__(self, store: Store, clock: Clock = time.monotonic,
+                 wall: WallClock = utc_now) -> None:
         self.store = store
         self.clock = clock
+        self.wall = wall
+        """The time of day the games' deadlines are set and checked by."""
+        self.on_deadline: Callable[[datetime], None] | None = None
+        """Told of every deadline a game sets (the clock watch)."""
         self.games: dict[str, LiveGame] = {}
         self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
 
@@ -448,11 +550,12 @@ class Hub:
         return self.add(row, state)
 
     def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
-                house: tuple[str, ...] = (), start: State | None = None
+                house: tuple[str, ...] = (), start: State | None = None, clock: int = 0
                 ) -> tuple[GameRow, State]:
         """The row and first state of a new game of ``kind`` (not stored yet), with a fresh
         dice secret committed to; ``start``: a position to begin at other than the opening
-        one (a game continued from a record)."""
+        one (a game continued from a record); ``clock``: seconds a person has for each
+        move (0: no clock), the first move's deadline set from now."""
         rules = rules_for(kind)
         ordered = sorted(seats, key=lambda s: s.colour)
         state = start if start is not None else rules.new_state(
@@ -464,14 +567,28 @@ class Hub:
                       seed=fairness.dice_seed(secret, {}), secret=secret,
                       commitment=fairness.commitment(secret),
                       start="" if start is None else json.dumps(rules.state_to_json(start)),
-                      state=json.dumps(rules.state_to_json(state)))
+                      state=json.dumps(rules.state_to_json(state)), clock=clock)
+        first = next(s for s in ordered if s.colour == rules.turn(state))
+        if clock and first.is_human and not rules.over(state):
+            row.deadline = self.wall() + timedelta(seconds=clock)
         return row, state
 
     def add(self, row: GameRow, state: State) -> LiveGame:
         """The live object of a game just stored."""
-        game = LiveGame(row, state, self.store, Stats(rules_for(row.kind)), self.clock)
-        self.games[row.id] = game
+        game = LiveGame(row, state, self.store, Stats(rules_for(row.kind)), self.clock,
+                        self.wall)
+        return self._keep(game)
+
+    def _keep(self, game: LiveGame) -> LiveGame:
+        game.on_deadline = self._deadline_set
+        self.games[game.id] = game
+        if game.deadline is not None:
+            self._deadline_set(game.deadline)
         return game
+
+    def _deadline_set(self, deadline: datetime) -> None:
+        if self.on_deadline is not None:
+            self.on_deadline(deadline)
 
     async def local_game(self, owner: str, finished_too: bool = False) -> LiveGame | None:
         """This browser's current local game (unfinished, unless ``finished_too``)."""
@@ -495,20 +612,28 @@ class Hub:
             log.error("game %s is of an unknown kind %r; it is not loaded", row.id, row.kind)
             return None
         state, stats = await load_record(self.store, row)
-        game = LiveGame(row, state, self.store, stats, self.clock)
-        self.games[game_id] = game
-        return game
+        return self._keep(LiveGame(row, state, self.store, stats, self.clock, self.wall))
 
     def seat_changed(self, game: LiveGame, seat: Seat) -> None:
-        """Who plays a seat changed (stored by the caller, e.g. a room replacing a player)."""
+        """Who plays a seat changed (stored by the caller, with :meth:`seat_change`)."""
         game.seats[seat.colour] = seat
+        game.timeouts.pop(seat.colour, None)
+        if not seat.is_human and game.turn == seat.colour:
+            game.deadline = game.finishing = None
         game.changed.set()
         game.notify([])
 
-    def seats_json(self, game: LiveGame, seat: Seat) -> str:
-        """The game's seats as stored, with ``seat`` in place of its colour's."""
+    def seat_change(self, game: LiveGame, seat: Seat) -> dict[str, Any]:
+        """The game's columns as stored with ``seat`` in place of its colour's: the seats,
+        and the turn clock (no deadline for a computer to act, no timeouts for a new
+        player)."""
         seats = {**game.seats, seat.colour: seat}
-        return json.dumps([asdict(s) for s in sorted(seats.values(), key=lambda s: s.colour)])
+        timeouts = {str(c): n for c, n in game.timeouts.items() if c != seat.colour}
+        deadline = (None if not seat.is_human and game.turn == seat.colour
+                    else game.deadline)
+        return {"seats": json.dumps([asdict(s) for s in sorted(seats.values(),
+                                                                key=lambda s: s.colour)]),
+                "timeouts": json.dumps(timeouts), "deadline": deadline}
 
     async def abandon(self, game_id: str) -> None:
         await self.store.abandon(game_id)

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
+from .clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS
 from .games import DEFAULT_GAME, Action, Event, rules_for
 from .live import (
     COMPUTER,
@@ -119,6 +120,8 @@ class Room:
     """The game its tables play."""
     house: tuple[str, ...] = ()
     """The house rules its tables play by."""
+    clock: int = 0
+    """Seconds a person has for each move (``clocks.TURN_CLOCKS``; 0: no clock)."""
     game_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -172,7 +175,7 @@ class Room:
 
     def to_row(self) -> RoomRow:
         return RoomRow(code=self.code, host=self.host, status=self.status, kind=self.kind,
-                       house=house_text(self.house), game_id=self.game_id,
+                       house=house_text(self.house), clock=self.clock, game_id=self.game_id,
                        seats=json.dumps([asdict(s) for s in self.seats.values()]),
                        created_at=self.created_at, last_action_at=self.last_action_at)
 
@@ -180,7 +183,8 @@ class Room:
     def from_row(cls, row: RoomRow) -> Room:
         seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
         return cls(code=row.code, host=row.host, seats=seats, status=RoomStatus(row.status),
-                   kind=row.kind, house=house_of(row.house), game_id=row.game_id,
+                   kind=row.kind, house=house_of(row.house), clock=row.clock,
+                   game_id=row.game_id,
                    created_at=_aware(row.created_at),
                    last_action_at=_aware(row.last_action_at))
 
@@ -414,11 +418,14 @@ class Rooms:
     # --- lobby ---------------------------------------------------------------------------------
 
     async def create(self, seats: list[Seat], kind: str = DEFAULT_GAME,
-                     house: tuple[str, ...] = ()) -> tuple[Room, str]:
-        """A new room playing ``kind`` by the house rules ``house``; the first seat is the
-        host's. Returns the room and the host's token."""
+                     house: tuple[str, ...] = (), clock: int = 0) -> tuple[Room, str]:
+        """A new room playing ``kind`` by the house rules ``house``, with a turn clock of
+        ``clock`` seconds a move (0: none); the first seat is the host's. Returns the room
+        and the host's token."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
+        if clock not in TURN_CLOCKS:
+            raise RoomError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or 1 day.")
         host = seats[0].colour
         try:
             check_seats("same_device", seats, kind, house)
@@ -436,7 +443,7 @@ class Rooms:
         else:  # pragma: no cover - 32^8 codes
             raise RoomError("Could not find a free room code; please try again.")
         room = Room(code=code, host=host, seats=room_seats, kind=kind,
-                    house=tuple(sorted(house)), touched=self.clock())
+                    house=tuple(sorted(house)), clock=clock, touched=self.clock())
         room.absent_since[host] = self.clock()
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
@@ -502,7 +509,7 @@ class Rooms:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             row, state = self.hub.new_row(f"room:{room.code}", "online",
                                           [s.seat() for s in room.seats.values()], room.kind,
-                                          room.house)
+                                          room.house, clock=room.clock)
             before = (room.game_id, room.status, room.last_action_at)
             room.game_id, room.status = row.id, RoomStatus.PLAYING
             room.last_action_at = datetime.now(UTC)
@@ -561,10 +568,15 @@ class Rooms:
         return self.clock() - since
 
     def replaceable(self, room: Room) -> list[int]:
-        """Human seats (not the host's) absent long enough for the host to replace."""
+        """Human seats (not the host's) the host may replace: absent long enough, or whose
+        time ran out :data:`~parcheesi.clocks.TIMEOUTS_BEFORE_REPLACE` moves in a row
+        (connected or not)."""
+        game = room.watched
         return [s.colour for s in room.human_seats() if s.colour != room.host
                 and room.status == RoomStatus.PLAYING
-                and self.absent_for(room, s.colour) >= ABSENT_BEFORE_REPLACE]
+                and (self.absent_for(room, s.colour) >= ABSENT_BEFORE_REPLACE
+                     or (game is not None and game.id == room.game_id
+                         and game.timed_out_in_a_row(s.colour) >= TIMEOUTS_BEFORE_REPLACE))]
 
     async def replace(self, room: Room, token: str | None, colour: int, level: str) -> None:
         """The host hands an absent human's seat to a computer of ``level``."""
@@ -573,14 +585,15 @@ class Rooms:
         if level not in levels:
             raise RoomError(f"Computers are {', '.join(levels[:-1])} or {levels[-1]}.")
         if colour not in self.replaceable(room):
-            raise RoomError("Only a player who has been away for a minute can be replaced.")
+            raise RoomError("Only a player who has been away for a minute, or whose time ran "
+                            "out three moves in a row, can be replaced.")
         game = await self.game(room)
         async with room.lock:
             seat = room.seats[colour]
             before = (seat.kind, seat.level, seat.token_hash, seat.replaced_hash)
             seat.kind, seat.level, seat.token_hash, seat.replaced_hash = (
                 COMPUTER, level, None, seat.token_hash)
-            seats = None if game is None else (game.id, self.hub.seats_json(game, seat.seat()))
+            seats = None if game is None else (game.id, self.hub.seat_change(game, seat.seat()))
             try:  # the room's seat and the game's, in one transaction
                 await self.store.save_room(room.to_row(), seats_of=seats)
             except Exception:

@@ -22,6 +22,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,14 @@ class GameRow(SQLModel, table=True):
     """JSON snapshot of the current engine state (``notation.state_to_json``)."""
     version: int = 0
     """Number of accepted actions."""
+    clock: int = 0
+    """Seconds a human seat has for each move (0: no clock), fixed when the game starts."""
+    deadline: datetime | None = Field(default=None, index=True)
+    """When the move to make now runs out (UTC; None: no clock, or a computer is to act),
+    written with the action that made it the move to make."""
+    timeouts: str = "{}"
+    """JSON object: colour -> the seat's moves in a row that a computer made because its
+    time ran out (a seat's own action sets it back to none)."""
     finished: bool = False
     abandoned: bool = False
     created_at: datetime = Field(default_factory=_now)
@@ -90,6 +99,8 @@ class ActionRow(SQLModel, table=True):
     index: int = Field(primary_key=True)
     action: str
     """JSON of the action (``notation.action_to_json``)."""
+    timed_out: bool = False
+    """Whether a computer made it for a human seat whose time ran out."""
     created_at: datetime = Field(default_factory=_now)
 
 
@@ -123,6 +134,8 @@ class RoomRow(SQLModel, table=True):
     house: str = Field(default="", max_length=120)
     """The house rules of the room's tables (``house_text``)."""
     game_id: str | None = Field(default=None, max_length=32)
+    clock: int = 0
+    """Seconds a human seat has for each move in the room's games (0: no clock)."""
     seats: str
     """JSON list of seats with their token hashes (never the tokens) and readiness."""
     created_at: datetime = Field(default_factory=_now)
@@ -148,7 +161,8 @@ _GAMES = GameRow.__table__  # type: ignore[attr-defined]
 _ADVANCE = (update(_GAMES)
             .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("at"))
             .values(state=bindparam("state"), version=bindparam("version"),
-                    finished=bindparam("finished"), updated_at=bindparam("updated_at")))
+                    finished=bindparam("finished"), updated_at=bindparam("updated_at"),
+                    deadline=bindparam("deadline"), timeouts=bindparam("timeouts")))
 """Move a game's snapshot on, only from the version the action was made against."""
 _RECORD = insert(ActionRow.__table__)  # type: ignore[attr-defined]
 """Add an action's row. Both statements are built once: SQLAlchemy then compiles them once."""
@@ -165,6 +179,23 @@ _CHECKPOINT_EVERY = 200
 """SQLite actions between two copies of the WAL into the database."""
 _LOCK_WAIT_S = 5.0
 """How long an action waits (on a thread) for another process to release the database."""
+
+
+@dataclass(frozen=True)
+class Clocked:
+    """A game's turn clock as one action leaves it, stored with that action."""
+
+    deadline: datetime | None = None
+    """When the next move runs out (None: no clock, or a computer is to act)."""
+    timeouts: str = "{}"
+    """The seats' timeouts in a row (JSON, as ``GameRow.timeouts``)."""
+    timed_out: bool = False
+    """Whether the action itself was made by a computer because time ran out."""
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored time as UTC (SQLite gives it back without its time zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class _ReadySession:
@@ -309,8 +340,10 @@ class Store:
             await session.commit()
 
     async def append_action(self, game_id: str, version: int, action: dict[str, Any],
-                            state: dict[str, Any], finished: bool) -> None:
-        """Store action number ``version`` and the state it leads to, atomically.
+                            state: dict[str, Any], finished: bool, clock: Clocked | None = None
+                            ) -> None:
+        """Store action number ``version`` and the state it leads to, atomically, with the
+        game's turn clock after it (``clock``; None: no deadline, no timeouts).
 
         This is on the path of every click. On SQLite the two statements run right here,
         on the event loop's thread, through a connection of their own: a commit in WAL mode
@@ -324,7 +357,8 @@ class Store:
         if not self._ready:
             await self.init()
         try:
-            await self._append(game_id, version, action, state, finished)
+            await self._append(game_id, version, action, state, finished,
+                               clock or Clocked())
         except VersionConflict:
             raise
         except Exception as error:
@@ -333,12 +367,13 @@ class Store:
         self.write_error = None
 
     async def _append(self, game_id: str, version: int, action: dict[str, Any],
-                      state: dict[str, Any], finished: bool) -> None:
+                      state: dict[str, Any], finished: bool, clock: Clocked) -> None:
         now = _now()
         advance = {"game_id": game_id, "at": version, "state": json.dumps(state),
-                   "version": version + 1, "finished": finished, "updated_at": now}
+                   "version": version + 1, "finished": finished, "updated_at": now,
+                   "deadline": clock.deadline, "timeouts": clock.timeouts}
         record = {"game_id": game_id, "index": version, "action": json.dumps(action),
-                  "created_at": now}
+                  "timed_out": clock.timed_out, "created_at": now}
         if self._sqlite_path is not None:
             async with self._writing:
                 self.check_file()
@@ -381,16 +416,19 @@ class Store:
                 connection.execute("PRAGMA busy_timeout=0")
         try:
             cursor = connection.execute(
-                "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ? "
-                "WHERE id = ? AND version = ?",
+                "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ?, "
+                "deadline = ?, timeouts = ? WHERE id = ? AND version = ?",
                 (advance["state"], advance["version"], advance["finished"],
-                 _SQLITE_TIME(advance["updated_at"]), advance["game_id"], advance["at"]))
+                 _SQLITE_TIME(advance["updated_at"]),
+                 None if advance["deadline"] is None else _SQLITE_TIME(advance["deadline"]),
+                 advance["timeouts"], advance["game_id"], advance["at"]))
             if cursor.rowcount != 1:
                 raise VersionConflict(f"game {advance['game_id']} is no longer at version "
                                       f"{advance['at']}")
             connection.execute(
-                'INSERT INTO actions (game_id, "index", action, created_at) VALUES (?, ?, ?, ?)',
-                (record["game_id"], record["index"], record["action"],
+                'INSERT INTO actions (game_id, "index", action, timed_out, created_at) '
+                'VALUES (?, ?, ?, ?, ?)',
+                (record["game_id"], record["index"], record["action"], record["timed_out"],
                  _SQLITE_TIME(record["created_at"])))
             connection.execute("COMMIT")
         except BaseException:
@@ -433,6 +471,30 @@ class Store:
             rows = await session.exec(select(ActionRow).where(ActionRow.game_id == game_id)
                                       .order_by(ActionRow.index))  # type: ignore[arg-type]
             return [json.loads(row.action) for row in rows]
+
+    async def timed_out_actions(self, game_id: str) -> set[int]:
+        """The indexes of the game's actions that a computer made because time ran out."""
+        async with self.session() as session:
+            rows = await session.exec(select(ActionRow.index).where(
+                ActionRow.game_id == game_id, col(ActionRow.timed_out).is_(True)))
+            return set(rows)
+
+    async def due(self, now: datetime) -> list[str]:
+        """The games in play whose move ran out at ``now`` or before, earliest first."""
+        async with self.session() as session:
+            rows = await session.exec(select(GameRow.id).where(
+                col(GameRow.deadline) <= now, col(GameRow.finished).is_(False),
+                col(GameRow.abandoned).is_(False)).order_by(col(GameRow.deadline)))
+            return list(rows)
+
+    async def next_deadline(self, now: datetime) -> datetime | None:
+        """The earliest deadline after ``now`` of a game in play, if there is one."""
+        async with self.session() as session:
+            rows = await session.exec(select(GameRow.deadline).where(
+                col(GameRow.deadline) > now, col(GameRow.finished).is_(False),
+                col(GameRow.abandoned).is_(False)).order_by(col(GameRow.deadline)).limit(1))
+            found = rows.first()
+            return None if found is None else aware(found)
 
     async def current_local_game(self, owner: str, finished_too: bool = False
                                  ) -> GameRow | None:
@@ -499,14 +561,15 @@ class Store:
             session.add(row)
 
     async def save_room(self, row: RoomRow, game: GameRow | None = None,
-                        seats_of: tuple[str, str] | None = None) -> None:
+                        seats_of: tuple[str, dict[str, Any]] | None = None) -> None:
         """Save a room; with ``game``, the new game it starts; with ``seats_of`` (game id,
-        seats JSON), the seats of its current game: one transaction either way."""
+        columns), the seats of its current game and their clock: one transaction either
+        way."""
         async with self._write_session() as session:
             if game is not None:
                 session.add(game)
             if seats_of is not None:
-                await self._set_game(session, seats_of[0], seats=seats_of[1])
+                await self._set_game(session, seats_of[0], **seats_of[1])
             await session.merge(row)
             await session.commit()
 

@@ -34,7 +34,7 @@ from simulation import build_app, simulated_app, simulated_user
 
 from components.server import Server
 from parcheesi.config import Config, parse
-from parcheesi.live import Clock
+from parcheesi.live import Clock, WallClock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -112,6 +112,13 @@ def app_clock() -> Clock | None:
     return None
 
 
+@pytest.fixture
+def app_wall() -> WallClock | None:
+    """The time of day the server's turn clocks keep (a test replaces this fixture to
+    inject its own; None: the real one)."""
+    return None
+
+
 def fail_on_error_logs(caplog: pytest.LogCaptureFixture) -> None:
     if any(record.levelname == "ERROR" for record in caplog.get_records("call")):
         pytest.fail("There were unexpected ERROR logs.", pytrace=False)
@@ -123,10 +130,12 @@ def own_pages(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture
 async def app_server(request: pytest.FixtureRequest, app_config: Config,
-                     app_clock: Clock | None) -> AsyncIterator[Server | None]:
+                     app_clock: Clock | None, app_wall: WallClock | None
+                     ) -> AsyncIterator[Server | None]:
     """This test's server, started as the simulated users see it (None for a test that
     draws its own pages)."""
-    async with simulated_app(None if own_pages(request) else app_config, app_clock) as server:
+    async with simulated_app(None if own_pages(request) else app_config, app_clock,
+                             app_wall) as server:
         yield server
 
 

@@ -26,6 +26,7 @@ from ui_helpers import TIMEOUT, element, elements, press_element, settle, text, 
 
 from components.lobby import TOKEN_PREFIX
 from components.server import Server
+from parcheesi.clocks import ClockWatch
 from parcheesi.live import Hub
 from parcheesi.rooms import Rooms
 from parcheesi.store import Store
@@ -81,8 +82,9 @@ async def restart_server(server: Server) -> Store:
     await stop_computers(server)
     await server.store.close()
     store = Store(server.config.database_url)
-    hub = Hub(store)
+    hub = Hub(store, server.hub.clock, server.hub.wall)
     server.store, server.hub, server.rooms = store, hub, Rooms(store, hub, old.clock)
+    server.watch = ClockWatch(hub, server.watch.pause)
     return store
 
 

@@ -21,23 +21,27 @@ from nicegui.testing.general import nicegui_reset_globals, prepare_simulation
 from app import create_app
 from components.server import Server
 from parcheesi.config import Config
-from parcheesi.live import Clock
+from parcheesi.live import Clock, WallClock
 
 
-def build_app(config: Config, clock: Clock | None) -> Server:
-    return create_app(config) if clock is None else create_app(config, clock)
+def build_app(config: Config, clock: Clock | None, wall: WallClock | None = None) -> Server:
+    """``create_app`` with the test's clocks (None: the real ones)."""
+    options = {} if wall is None else {"wall": wall}
+    return create_app(config, **options) if clock is None else create_app(config, clock,
+                                                                           **options)
 
 
 @asynccontextmanager
-async def simulated_app(config: Config | None, clock: Clock | None = None
-                        ) -> AsyncIterator[Server | None]:
+async def simulated_app(config: Config | None, clock: Clock | None = None,
+                        wall: WallClock | None = None) -> AsyncIterator[Server | None]:
     """A server of ``create_app`` under NiceGUI's user simulation, from start-up to shutdown
     (two in a row over one data directory are a restart); with no config, an empty app for a
-    test that draws its own pages."""
+    test that draws its own pages. ``clock`` and ``wall``: the monotonic clock and the time
+    of day the server keeps (None: the real ones)."""
     with nicegui_reset_globals():
         os.environ["NICEGUI_USER_SIMULATION"] = "true"
         try:
-            server = None if config is None else build_app(config, clock)
+            server = None if config is None else build_app(config, clock, wall)
             if server is None:
                 prepare_simulation()
             # under the simulation, ui.run only configures: nothing is served

@@ -23,7 +23,7 @@ from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -143,8 +143,18 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_clocks(connection: Any) -> None:
+    """Take the schema back to before turn clocks (revision 0007)."""
+    connection.execute(text("DROP INDEX ix_games_deadline"))
+    for column in ("clock", "deadline", "timeouts"):
+        connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
+    connection.execute(text("ALTER TABLE rooms DROP COLUMN clock"))
+    connection.execute(text("ALTER TABLE actions DROP COLUMN timed_out"))
+
+
 def drop_records(connection: Any) -> None:
     """Take the schema back to before game records (revision 0006)."""
+    drop_clocks(connection)
     connection.execute(text("DROP TABLE players"))
     for column in ("secret", "commitment", "contributions", "start"):
         connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
@@ -248,6 +258,32 @@ async def test_games_and_rooms_from_before_house_rules_have_none(database_url):
     again = await Rooms(reopened, hub).get(room.code)
     assert resumed is not None and resumed.house == () and resumed.state == game.state
     assert again is not None and again.house == ()
+    await reopened.close()
+
+
+async def test_games_rooms_and_actions_from_before_turn_clocks_have_none(database_url):
+    store = Store(database_url)
+    hub = Hub(store)
+    game = await hub.create_local("browser-t", "solo", SEATS)
+    await play_some(game, 6)
+    room, _ = await Rooms(store, hub).create(SEATS)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before turn clocks left it
+        drop_clocks(connection)
+        connection.execute(text("UPDATE alembic_version SET version_num = '0007'"))
+    await asyncio.to_thread(upgrade, database_url)
+    engine.dispose()
+    reopened = Store(database_url)
+    hub = Hub(reopened)
+    resumed = await hub.get(game.id)
+    again = await Rooms(reopened, hub).get(room.code)
+    assert resumed is not None and (resumed.state, resumed.version) == (game.state, 6)
+    assert (resumed.turn_clock, resumed.deadline, resumed.timeouts) == (0, None, {})
+    assert await reopened.timed_out_actions(game.id) == set()
+    assert again is not None and again.clock == 0
+    await play_some(resumed, 2)
+    assert resumed.version == 8 and resumed.deadline is None
     await reopened.close()
 
 
