@@ -1,4 +1,4 @@
-"""The badge clock's page script in headless Chromium (``components.table.CLOCK_SCRIPT``):
+"""The badge clock's page script in headless Chromium (``components.badges.CLOCK_SCRIPT``):
 it counts down every second from the deadline the server sent, measured against the
 server's time sent with it (so a phone whose clock is off still counts right), and changes
 what screen readers are told only at coarse steps. Its own page, no app (``own_pages``).
@@ -13,7 +13,7 @@ from nicegui import ui
 from nicegui.testing import Screen
 from selenium.webdriver.common.by import By
 
-from components.table import CLOCK_SCRIPT
+from components.badges import CLOCK_SCRIPT
 
 pytestmark = [pytest.mark.own_pages, pytest.mark.browser]
 

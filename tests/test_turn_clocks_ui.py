@@ -14,9 +14,9 @@ from nicegui.testing import User
 from room_helpers import SimulatedBrowser, choose, click, shown, stop_computers, text_is, type_into
 from ui_helpers import element, elements, until
 
+from components.badges import CLOCK_SCRIPT
 from components.lobby import TOKEN_PREFIX
 from components.server import Server
-from components.table import CLOCK_SCRIPT
 from parcheesi.clocks import TURN_CLOCKS
 from parcheesi.live import LiveGame
 
