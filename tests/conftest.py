@@ -178,6 +178,17 @@ def on_server_loop(work: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
     return asyncio.run_coroutine_threadsafe(work, core.loop).result(timeout)
 
 
+@pytest.fixture
+def reduced_motion(screen: Screen) -> Iterator[None]:
+    """The phone asks for reduced motion (the system setting), for this test only: a whole
+    game then shows every position without waiting for the slides, which
+    ``test_browser_motion`` watches frame by frame at the default pace."""
+    screen.selenium.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    yield
+    screen.selenium.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 POSTGRES_ENV = "PARCHEESI_TEST_POSTGRES_URL"
 
 

@@ -9,7 +9,6 @@ Waiting is on conditions only (WebDriverWait, ``screen.wait_for``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -62,17 +61,6 @@ def press_something(screen: Screen) -> bool:
 def no_sideways_scroll(screen: Screen) -> bool:
     return bool(screen.selenium.execute_script(
         "return document.documentElement.scrollWidth <= innerWidth"))
-
-
-@pytest.fixture
-def reduced_motion(screen: Screen) -> Iterator[None]:
-    """The phone asks for reduced motion (the system setting), for this test only: a whole
-    game then shows every position without waiting for the slides, which
-    ``test_browser_motion`` watches frame by frame at the default pace."""
-    screen.selenium.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
-    yield
-    screen.selenium.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 @pytest.mark.browser

@@ -87,7 +87,7 @@ def test_a_flooding_socket_is_cut_off_and_the_room_stays_quick() -> None:
     assert found["p95_ms_others_during_flood"] < 50.0, why
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_memory_returns_to_idle_after_visitors_and_rooms_leave() -> None:
     found, why = drill("memory", trials=300, rooms=3, together=True, unloads=False)
     assert found["memory_report"], "the server wrote no memory report on SIGUSR1"
