@@ -8,6 +8,7 @@ replayed, the words come from the game's :class:`~.looks.Look`.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
@@ -135,9 +136,8 @@ def import_box(keep: Callable[[dict[str, Any]], None]) -> None:
 
         async def received(upload: events.UploadEventArguments) -> None:
             data = await upload.file.read()
-            try:
-                record = parse_record(data)
-                replay(record)
+            try:  # a long game takes a moment to replay: not on the loop every table shares
+                await asyncio.to_thread(lambda: replay(parse_record(data)))
             except RecordError as problem:
                 error.set_text(f"This record was refused: {problem}")
                 return
@@ -308,22 +308,28 @@ class ReplayView:
             await self.on_continue(self.record, self.steps[self.at])
 
 
-def replay_page(record_json: dict[str, Any] | None, game_id: str | None,
-                on_continue: Continue) -> None:
+def _replayed(record_json: dict[str, Any]) -> tuple[Record, list[Step]] | str:
+    """A record read and replayed, or why it does not replay."""
+    try:
+        record = read_record(record_json)
+        return record, replay(record)
+    except RecordError as problem:
+        return f"This record does not replay: {problem}"
+
+
+async def replay_page(record_json: dict[str, Any] | None, game_id: str | None,
+                      on_continue: Continue) -> None:
     """A record's replay, its dice check and its download; a clear message when there is
-    no such record or it does not replay."""
+    no such record or it does not replay. The replay runs on a thread: a long game takes
+    a moment, which the other tables' updates must not wait for."""
+    replayed = None if record_json is None else await asyncio.to_thread(_replayed, record_json)
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
-        if record_json is None:
-            ui.label("There is no such game here.").props('role=alert data-testid=replay-error')
+        if not isinstance(replayed, tuple):
+            ui.label(replayed or "There is no such game here.").props(
+                'role=alert data-testid=replay-error')
             ui.link("My games", "/games")
             return
-        try:
-            record = read_record(record_json)
-            steps = replay(record)
-        except RecordError as problem:
-            ui.label(f"This record does not replay: {problem}").props(
-                'role=alert data-testid=replay-error')
-            return
+        record, steps = replayed
         ui.label(f"Replay of {record.rules.title}").classes("text-lg font-bold")
         ui.label(", ".join(s.description(record.rules.colours) for s in record.seats)
                  ).classes("text-sm")

@@ -92,11 +92,11 @@ def register(server: Server) -> None:
     async def replay(game_id: str) -> None:
         frame(server, "Replay · Parcheesi")
         if game_id == IMPORTED_URL.rsplit("/", 1)[1]:
-            replay_page(app.storage.user.get("imported"), None, continue_from(server))
+            await replay_page(app.storage.user.get("imported"), None, continue_from(server))
             return
         record = await stored_record(server.store, game_id) if GAME_ID.fullmatch(game_id) \
             else None
-        replay_page(record, game_id, continue_from(server))
+        await replay_page(record, game_id, continue_from(server))
 
     @app.get("/records/{game_id}.json")
     async def record_file(game_id: str) -> Response:
