@@ -144,8 +144,8 @@ async def test_each_clock_length_times_out_to_exactly_one_computer_move_on_the_r
     assert (await server.rooms._load(table.room.code)).clock == clock  # type: ignore[union-attr]
 
 
-async def test_a_timed_out_roll_with_several_moves_is_played_whole_and_counted_once(
-        server: Server) -> None:
+async def at_a_roll_of_several_moves(server: Server) -> Table:
+    """A 30-second room played on until the computer's decision for a roll is several moves."""
     table = await clocked_room(server, 30)
     game = table.game
     for _ in range(200):
@@ -153,6 +153,13 @@ async def test_a_timed_out_roll_with_several_moves_is_played_whole_and_counted_o
                 game.state, TIMEOUT_LEVEL).actions) > 1:
             break
         await own_move(server, table)
+    return table
+
+
+async def test_a_timed_out_roll_with_several_moves_is_played_whole_and_counted_once(
+        server: Server) -> None:
+    table = await at_a_roll_of_several_moves(server)
+    game = table.game
     seat, version = game.turn, game.version
     planned = game.rules.decide(game.state, TIMEOUT_LEVEL).actions
     server.wall.advance(30)
@@ -364,13 +371,8 @@ async def test_a_one_day_clock_plays_forty_moves_over_forty_days_restarted_betwe
 
 async def test_a_player_back_while_the_computer_plays_their_roll_takes_over_cleanly(
         server: Server) -> None:
-    table = await clocked_room(server, 30)
+    table = await at_a_roll_of_several_moves(server)
     game = table.game
-    for _ in range(200):
-        if game.state.phase.name == "MOVE" and len(game.rules.decide(
-                game.state, TIMEOUT_LEVEL).actions) > 1:
-            break
-        await own_move(server, table)
     seat, version = game.turn, game.version
 
     async def back(_: LiveGame) -> None:  # between the computer's first and second move
