@@ -206,7 +206,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         final = replay(record)[-1].state
     except RecordError as error:
         return _fail(str(error))
-    print(json.dumps(record.rules.position(final)))
+    position = {key: value for key, value in record.rules.position(final).items()
+                if key not in ("dice", "die")}  # the contract's request without the dice
+    print(json.dumps(position))
     print(json.dumps(result_of(record.rules, final)))
     return 0
 

@@ -254,3 +254,20 @@ def test_a_position_just_rolled_is_the_request_of_that_roll(kind: str) -> None:
         assert {k: v for k, v in body.items() if k not in ignored} == without
         checked += 1
     assert checked > 20
+
+
+def test_replay_prints_the_position_without_dice_even_just_after_a_roll(
+        tmp_path, capsys) -> None:
+    rules = rules_for("parcheesi")
+    for limit in range(1, 40):  # the first record that stops with a roll still to play
+        row = committed_row("parcheesi", (0, 2), 11)
+        actions, state = play_random(row, 11, limit=limit)
+        if "dice" in rules.position(state):
+            break
+    assert "dice" in rules.position(state)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record_of(row, actions)))
+    assert main(["replay", str(path)]) == 0
+    position, result = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert position == {k: v for k, v in rules.position(state).items() if k != "dice"}
+    assert result["over"] is False and result["rolls"] == state.rolls
