@@ -8,8 +8,10 @@ move to make, so a restart neither loses nor repeats it (``LiveGame._act``). Eve
 person makes starts the clock again for the next person to act; a computer seat has no
 clock.
 
-When a deadline passes, a computer of level :data:`~parcheesi.live.TIMEOUT_LEVEL` makes
-that one decision for the seat (a roll, or the whole roll's moves), through
+A *move* is a roll and the moves of that roll: the deadline set when a person is to roll
+stands until that roll is played out (doubles give a new roll, and a new deadline). When a
+deadline passes, a computer of the room's stand-in level (chosen by the host, by default
+:data:`~parcheesi.live.TIMEOUT_LEVEL`) makes what is left of that move for the seat, through
 ``LiveGame.act`` against the version it saw: a person's move that got there first makes it
 stale, and of two tasks racing the same deadline only one is stored. The seat stays its
 player's; after :data:`TIMEOUTS_BEFORE_REPLACE` such moves in a row the host may hand it to
@@ -61,23 +63,27 @@ async def no_pause(_: LiveGame) -> None:
 
 
 async def play_if_due(game: LiveGame, pause: Pause = no_pause) -> bool:
-    """If the human seat to act ran out of time, let a computer make its decision (every
-    action of it, each against the version the one before made, with ``pause`` between).
-    Returns whether it did; False when there is time left, a person moved first or another
-    task played it."""
+    """If the human seat to act ran out of time, let a computer play what is left of its
+    move: the roll and then the roll's moves, each action against the version the one
+    before made, with ``pause`` between. Returns whether it did; False when there is time
+    left, a person moved first or another task played it."""
     version = game.version
     if not game.due():
         return False
-    decision = game.rules.decide(game.state, TIMEOUT_LEVEL)
     played = False
-    for k, action in enumerate(decision.actions):
-        if k:
-            await pause(game)
-        try:
-            await game.act(action, version=version + k, timed_out=True)
-        except Refused:  # stale: someone else moved first (a person, or another task)
+    while not game.over and (game.due() or game.finishing == version):
+        actions = game.rules.decide(game.state, game.stand_in).actions
+        if not actions:  # nothing to decide (no engine leaves a seat so, but never spin)
             break
-        played = True
+        for action in actions:
+            if played:
+                await pause(game)
+            try:
+                await game.act(action, version=version, timed_out=True)
+            except Refused:  # stale: someone else moved first (a person, or another task)
+                return played
+            played = True
+            version += 1
     return played
 
 

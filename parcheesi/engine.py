@@ -45,10 +45,11 @@ class ParcheesiRules(SharedReadings):
             return [tuple(c for c in range(4) if c != missing) for missing in range(4)]
         return [(0, 1, 2, 3)] if count == 4 else []
 
-    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = ()) -> State:
+    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = (),
+                  first: int | None = None) -> State:
         if house:
             raise ValueError(f"Parcheesi has no house rules (not {', '.join(house)})")
-        return new_state(colours)
+        return new_state(colours, first)
 
     def dice(self, seed: int) -> DiceSource:
         return seeded(seed)

@@ -79,9 +79,12 @@ class GameRules(Protocol):
     def colour_sets(self, count: int) -> list[tuple[int, ...]]:
         """Every set of ``count`` colours a table may use (the simulator rotates over them)."""
 
-    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = ()) -> Any:
-        """The position before the first roll, with the house rules ``house`` switched on;
-        ValueError (saying why) for a house rule the game does not have."""
+    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = (),
+                  first: int | None = None) -> Any:
+        """The position before the first roll, with the house rules ``house`` switched on
+        and the opening roll begun by ``first`` (default: the first colour in turn order);
+        ValueError (saying why) for a house rule the game does not have or a ``first`` not
+        playing."""
 
     def dice(self, seed: int) -> Callable[[int], Any]:
         """The game's dice for ``seed``: roll number -> what was rolled, the same every time."""

@@ -51,11 +51,18 @@ Clock = Callable[[], float]
 WallClock = Callable[[], datetime]
 """The time of day in UTC (turn-clock deadlines, which are stored and outlive a restart)."""
 TIMEOUT_LEVEL = "medium"
-"""The computer level that moves for a human seat whose turn clock ran out."""
+"""The computer level that moves for a human seat whose turn clock ran out, unless the
+room's host chose another (the room's *stand-in*)."""
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def same_move(rules: GameRules, mover: int, after: State) -> bool:
+    """Whether the position ``after`` an action of ``mover`` is still within that seat's
+    move (a roll and the moves of that roll), as a turn clock counts moves."""
+    return rules.turn(after) == mover and not rules.rolling(after)
 
 
 @dataclass(frozen=True)
@@ -212,6 +219,8 @@ class LiveGame:
         self.wall = wall
         self.turn_clock = row.clock
         """Seconds a human seat has for each move (0: no clock)."""
+        self.stand_in = row.stand_in
+        """The computer level that moves for a human seat whose time ran out."""
         self.deadline = None if row.deadline is None else aware(row.deadline)
         """When the move to make now runs out (None: no clock, or a computer is to act)."""
         self.timeouts: dict[int, int] = {int(c): n for c, n in json.loads(row.timeouts).items()}
@@ -357,6 +366,7 @@ class LiveGame:
     async def _act(self, action: Action, version: int, computer: bool,
                    colour: int | None, timed_out: bool) -> list[Event]:
         async with self.lock:
+            before = self.deadline
             self._check(version, computer, colour)
             if timed_out:
                 self._check_timed_out()
@@ -367,7 +377,7 @@ class LiveGame:
                 raise Refused("That move is not possible now.", str(error)) from None
             started = timed_out and self.finishing != self.version
             timeouts = self._timeouts_after(mover, computer, timed_out, started)
-            deadline = self._deadline_after(new)
+            deadline = self._deadline_after(new, mover)
             try:
                 await self.store.append_action(
                     self.id, self.version, self.rules.action_to_json(action),
@@ -382,19 +392,19 @@ class LiveGame:
                 log.warning("saving an action failed", extra={"game": self.id,
                                                               "reason": str(error)})
                 raise SaveFailed(str(error)) from error
-            # Within a roll a computer began for a timed-out seat, it may play the rest.
-            mid_roll = not self.rules.rolling(self.state) and not self.rules.rolling(new)
+            # Within a move a computer began for a timed-out seat (the roll itself or one
+            # of its moves), it may play the rest.
+            mid_move = same_move(self.rules, mover, new)
             self.state = new
             self.version += 1
             self.timeouts, self.deadline = timeouts, deadline
-            self.finishing = (self.version if timed_out and mid_roll and self.turn == mover
-                              else None)
+            self.finishing = self.version if timed_out and mid_move else None
             if started:
                 events = [TimedOut(mover), *events]
             self.stats.record(events)
             self.motion_ms = self.rules.motion_ms(self.rules.motions(events))
             self._touch()
-        if deadline is not None and self.on_deadline is not None:
+        if deadline is not None and deadline != before and self.on_deadline is not None:
             self.on_deadline(deadline)
         return events
 
@@ -416,13 +426,22 @@ class LiveGame:
             timeouts.pop(mover, None)
         return timeouts
 
-    def _deadline_after(self, state: State) -> datetime | None:
-        """When the next move runs out: the clock's length from now when a person is to make
-        it, else none."""
+    def _deadline_after(self, state: State, mover: int) -> datetime | None:
+        """When the next move runs out, when a person is to make it (else none). A move is
+        a roll and the moves of that roll: after the roll and between its moves the same
+        deadline stands (while it has not passed); a new roll (doubles, a new turn) gets
+        the clock's whole length from now."""
         if (not self.turn_clock or self.rules.over(state)
                 or not self.seats[self.rules.turn(state)].is_human):
             return None
-        return self.wall() + timedelta(seconds=self.turn_clock)
+        if (self.deadline is not None and same_move(self.rules, mover, state)
+                and self.deadline > self.wall()):
+            return self.deadline
+        return self.fresh_deadline()
+
+    def fresh_deadline(self) -> datetime | None:
+        """The clock's whole length from now (None: no clock)."""
+        return self.wall() + timedelta(seconds=self.turn_clock) if self.turn_clock else None
 
     def _check(self, version: int, computer: bool, colour: int | None) -> None:
         """Refuse an action that is not for the current position and seat."""
@@ -495,12 +514,11 @@ async def load_record(store: Store, row: GameRow) -> tuple[State, Stats]:
     state, dice, stats = first_state(row), rules.dice(row.seed), Stats(rules)
     finishing = False
     for k, action in enumerate(actions):
-        before, mover = state, rules.turn(state)
+        mover = rules.turn(state)
         state, events = rules.apply(state, action, dice)
         if k in timed_out and not finishing:  # as the live game told it (``TimedOut``)
             events = [TimedOut(mover), *events]
-        finishing = (k in timed_out and rules.turn(state) == mover
-                     and not rules.rolling(before) and not rules.rolling(state))
+        finishing = k in timed_out and same_move(rules, mover, state)
         stats.record(events)
     if state != rules.state_from_json(json.loads(row.state)):
         log.error("game %s: stored snapshot differs from its record; using the record", row.id)
@@ -550,12 +568,13 @@ class Hub:
         return self.add(row, state)
 
     def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
-                house: tuple[str, ...] = (), start: State | None = None, clock: int = 0
-                ) -> tuple[GameRow, State]:
+                house: tuple[str, ...] = (), start: State | None = None, clock: int = 0,
+                stand_in: str = TIMEOUT_LEVEL) -> tuple[GameRow, State]:
         """The row and first state of a new game of ``kind`` (not stored yet), with a fresh
         dice secret committed to; ``start``: a position to begin at other than the opening
         one (a game continued from a record); ``clock``: seconds a person has for each
-        move (0: no clock), the first move's deadline set from now."""
+        move (0: no clock), the first move's deadline set from now; ``stand_in``: the
+        computer level that moves for a person whose time runs out."""
         rules = rules_for(kind)
         ordered = sorted(seats, key=lambda s: s.colour)
         state = start if start is not None else rules.new_state(
@@ -567,7 +586,8 @@ class Hub:
                       seed=fairness.dice_seed(secret, {}), secret=secret,
                       commitment=fairness.commitment(secret),
                       start="" if start is None else json.dumps(rules.state_to_json(start)),
-                      state=json.dumps(rules.state_to_json(state)), clock=clock)
+                      state=json.dumps(rules.state_to_json(state)), clock=clock,
+                      stand_in=stand_in)
         first = next(s for s in ordered if s.colour == rules.turn(state))
         if clock and first.is_human and not rules.over(state):
             row.deadline = self.wall() + timedelta(seconds=clock)
@@ -614,23 +634,27 @@ class Hub:
         state, stats = await load_record(self.store, row)
         return self._keep(LiveGame(row, state, self.store, stats, self.clock, self.wall))
 
-    def seat_changed(self, game: LiveGame, seat: Seat) -> None:
-        """Who plays a seat changed (stored by the caller, with :meth:`seat_change`)."""
+    def seat_changed(self, game: LiveGame, seat: Seat, columns: dict[str, Any]) -> None:
+        """Who plays a seat changed (stored by the caller: ``columns``, from
+        :meth:`seat_change`)."""
         game.seats[seat.colour] = seat
         game.timeouts.pop(seat.colour, None)
-        if not seat.is_human and game.turn == seat.colour:
-            game.deadline = game.finishing = None
+        if game.turn == seat.colour:
+            game.deadline, game.finishing = columns["deadline"], None
+            if game.deadline is not None:
+                self._deadline_set(game.deadline)
         game.changed.set()
         game.notify([])
 
     def seat_change(self, game: LiveGame, seat: Seat) -> dict[str, Any]:
         """The game's columns as stored with ``seat`` in place of its colour's: the seats,
-        and the turn clock (no deadline for a computer to act, no timeouts for a new
-        player)."""
+        and the turn clock (no deadline for a computer to act, the clock's whole length for
+        a person taking the seat to act, no timeouts for a new player)."""
         seats = {**game.seats, seat.colour: seat}
         timeouts = {str(c): n for c, n in game.timeouts.items() if c != seat.colour}
-        deadline = (None if not seat.is_human and game.turn == seat.colour
-                    else game.deadline)
+        deadline = game.deadline
+        if game.turn == seat.colour and not game.over:  # a computer has none, a person all
+            deadline = game.fresh_deadline() if seat.is_human else None
         return {"seats": json.dumps([asdict(s) for s in sorted(seats.values(),
                                                                 key=lambda s: s.colour)]),
                 "timeouts": json.dumps(timeouts), "deadline": deadline}

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from .clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS
 from .games import DEFAULT_GAME, Action, Event, rules_for
@@ -35,6 +36,7 @@ from .live import (
     HUMAN,
     IDLE_BEFORE_UNLOAD,
     NAME_LENGTH,
+    TIMEOUT_LEVEL,
     Clock,
     Hub,
     LiveGame,
@@ -92,6 +94,9 @@ class RoomSeat:
     replaced_hash: str | None = None
     """The token hash of the player the host gave this seat to a computer from (so that
     browser can be told why it only watches now)."""
+    away: bool = False
+    """Its player handed it to a computer for a while (the seat's token still holds it,
+    so that browser may take it back)."""
 
     @property
     def claimed(self) -> bool:
@@ -122,6 +127,9 @@ class Room:
     """The house rules its tables play by."""
     clock: int = 0
     """Seconds a person has for each move (``clocks.TURN_CLOCKS``; 0: no clock)."""
+    stand_in: str = TIMEOUT_LEVEL
+    """The computer level that moves for a player whose time ran out, or who handed their
+    seat to a computer."""
     game_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -175,7 +183,8 @@ class Room:
 
     def to_row(self) -> RoomRow:
         return RoomRow(code=self.code, host=self.host, status=self.status, kind=self.kind,
-                       house=house_text(self.house), clock=self.clock, game_id=self.game_id,
+                       house=house_text(self.house), clock=self.clock,
+                       stand_in=self.stand_in, game_id=self.game_id,
                        seats=json.dumps([asdict(s) for s in self.seats.values()]),
                        created_at=self.created_at, last_action_at=self.last_action_at)
 
@@ -184,9 +193,15 @@ class Room:
         seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
         return cls(code=row.code, host=row.host, seats=seats, status=RoomStatus(row.status),
                    kind=row.kind, house=house_of(row.house), clock=row.clock,
-                   game_id=row.game_id,
+                   stand_in=row.stand_in, game_id=row.game_id,
                    created_at=_aware(row.created_at),
                    last_action_at=_aware(row.last_action_at))
+
+
+def _check_level(kind: str, level: str) -> None:
+    levels = rules_for(kind).table_levels
+    if level not in levels:
+        raise RoomError(f"Computers are {', '.join(levels[:-1])} or {levels[-1]}.")
 
 
 def _well_formed(code: str) -> bool:
@@ -418,14 +433,17 @@ class Rooms:
     # --- lobby ---------------------------------------------------------------------------------
 
     async def create(self, seats: list[Seat], kind: str = DEFAULT_GAME,
-                     house: tuple[str, ...] = (), clock: int = 0) -> tuple[Room, str]:
+                     house: tuple[str, ...] = (), clock: int = 0,
+                     stand_in: str = TIMEOUT_LEVEL) -> tuple[Room, str]:
         """A new room playing ``kind`` by the house rules ``house``, with a turn clock of
-        ``clock`` seconds a move (0: none); the first seat is the host's. Returns the room
-        and the host's token."""
+        ``clock`` seconds a move (0: none) and a computer of level ``stand_in`` for a player
+        whose time runs out; the first seat is the host's. Returns the room and the host's
+        token."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
         if clock not in TURN_CLOCKS:
             raise RoomError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or 1 day.")
+        _check_level(kind, stand_in)
         host = seats[0].colour
         try:
             check_seats("same_device", seats, kind, house)
@@ -443,7 +461,8 @@ class Rooms:
         else:  # pragma: no cover - 32^8 codes
             raise RoomError("Could not find a free room code; please try again.")
         room = Room(code=code, host=host, seats=room_seats, kind=kind,
-                    house=tuple(sorted(house)), clock=clock, touched=self.clock())
+                    house=tuple(sorted(house)), clock=clock, stand_in=stand_in,
+                    touched=self.clock())
         room.absent_since[host] = self.clock()
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
@@ -495,9 +514,27 @@ class Rooms:
         """The host starts the game once every invited seat is taken and ready."""
         return await self._begin(room, token, RoomStatus.LOBBY)
 
-    async def play_again(self, room: Room, token: str | None) -> LiveGame:
-        """A finished room starts a new game with the same seats."""
+    async def play_again(self, room: Room, token: str | None) -> LiveGame | None:
+        """A finished room starts a new game with the same seats, the opening roll begun by
+        the next seat in turn; when a player left the room, it opens its lobby again for the
+        free seats instead (returning None)."""
+        if room.status == RoomStatus.FINISHED and room.open_seats():
+            await self._reopen(room, token)
+            return None
         return await self._begin(room, token, RoomStatus.FINISHED)
+
+    async def _reopen(self, room: Room, token: str | None) -> None:
+        self._require_host(room, token)
+        async with room.lock:
+            if room.status != RoomStatus.FINISHED:
+                raise RoomError("The current game is not finished yet.")
+            room.status = RoomStatus.LOBBY
+            try:
+                await self._save(room)
+            except Exception:
+                room.status = RoomStatus.FINISHED
+                raise
+        self._notify(room)
 
     async def _begin(self, room: Room, token: str | None, status: RoomStatus) -> LiveGame:
         self._require_host(room, token)
@@ -507,9 +544,10 @@ class Rooms:
                                 else "The current game is not finished yet.")
             if not room.can_start() and status == RoomStatus.LOBBY:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
-            row, state = self.hub.new_row(f"room:{room.code}", "online",
-                                          [s.seat() for s in room.seats.values()], room.kind,
-                                          room.house, clock=room.clock)
+            seats = [s.seat() for s in room.seats.values()]
+            row, state = self.hub.new_row(f"room:{room.code}", "online", seats, room.kind,
+                                          room.house, start=await self._opening(room, seats),
+                                          clock=room.clock, stand_in=room.stand_in)
             before = (room.game_id, room.status, room.last_action_at)
             room.game_id, room.status = row.id, RoomStatus.PLAYING
             room.last_action_at = datetime.now(UTC)
@@ -522,6 +560,20 @@ class Rooms:
         self._watch(room, game)
         self._notify(room)
         return game
+
+    async def _opening(self, room: Room, seats: list[Seat]) -> Any:
+        """The first position of the room's next game: after a game, the opening roll begins
+        with the seat after the one that began the last game's (None: the room's first game,
+        the usual opening position)."""
+        last = await self.store.game(room.game_id) if room.game_id else None
+        if last is None:
+            return None
+        rules = rules_for(room.kind)
+        order = rules.check_colours(tuple(sorted(s.colour for s in seats)))
+        began = (rules.turn(rules.state_from_json(json.loads(last.start))) if last.start
+                 else order[0])
+        first = order[(order.index(began) + 1) % len(order)] if began in order else order[0]
+        return rules.new_state(order, room.house, first)
 
     # --- play ----------------------------------------------------------------------------------
 
@@ -581,26 +633,68 @@ class Rooms:
     async def replace(self, room: Room, token: str | None, colour: int, level: str) -> None:
         """The host hands an absent human's seat to a computer of ``level``."""
         self._require_host(room, token)
-        levels = rules_for(room.kind).table_levels
-        if level not in levels:
-            raise RoomError(f"Computers are {', '.join(levels[:-1])} or {levels[-1]}.")
+        _check_level(room.kind, level)
         if colour not in self.replaceable(room):
             raise RoomError("Only a player who has been away for a minute, or whose time ran "
                             "out three moves in a row, can be replaced.")
+        await self._reseat(room, colour, kind=COMPUTER, level=level, token_hash=None,
+                           replaced_hash=room.seats[colour].token_hash, away=False)
+
+    async def hand_over(self, room: Room, token: str | None) -> None:
+        """A player lets a computer (the room's stand-in level) play their seat for a while;
+        the same browser may take it back (:meth:`take_back`)."""
+        colour = self._require_seat(room, token)
+        seat = room.seats[colour]
+        if room.status != RoomStatus.PLAYING or seat.away or seat.kind != HUMAN:
+            raise RoomError("Only a player's seat in a game under way can be handed to a "
+                            "computer.")
+        await self._reseat(room, colour, kind=COMPUTER, level=room.stand_in, away=True)
+
+    async def take_back(self, room: Room, token: str | None) -> None:
+        """The player who handed their seat to a computer plays it again."""
+        colour = self._require_seat(room, token)
+        if not room.seats[colour].away:
+            raise RoomError("This seat is already yours to play.")
+        await self._reseat(room, colour, kind=HUMAN, away=False)
+
+    async def _reseat(self, room: Room, colour: int, **change: Any) -> None:
+        """Change who plays a seat (``change``: the :class:`RoomSeat` fields), in the room
+        and in its current game, in one transaction; nothing changes if it fails."""
         game = await self.game(room)
         async with room.lock:
             seat = room.seats[colour]
-            before = (seat.kind, seat.level, seat.token_hash, seat.replaced_hash)
-            seat.kind, seat.level, seat.token_hash, seat.replaced_hash = (
-                COMPUTER, level, None, seat.token_hash)
+            before = asdict(seat)
+            for name, value in change.items():
+                setattr(seat, name, value)
             seats = None if game is None else (game.id, self.hub.seat_change(game, seat.seat()))
             try:  # the room's seat and the game's, in one transaction
                 await self.store.save_room(room.to_row(), seats_of=seats)
             except Exception:
-                seat.kind, seat.level, seat.token_hash, seat.replaced_hash = before
+                room.seats[colour] = RoomSeat(**before)
                 raise
-        if game is not None:
-            self.hub.seat_changed(game, seat.seat())
+        if game is not None and seats is not None:
+            self.hub.seat_changed(game, seat.seat(), seats[1])
+        self._notify(room)
+
+    async def leave(self, room: Room, token: str | None) -> None:
+        """A player leaves the room between games (in its lobby, or once its game is over),
+        freeing the seat for someone else; the host keeps the room."""
+        colour = self._require_seat(room, token)
+        if colour == room.host:
+            raise RoomError("The host keeps the room and cannot leave it.")
+        async with room.lock:
+            if room.status == RoomStatus.PLAYING:
+                raise RoomError("A seat can be left once the game is over; until then, "
+                                "a computer can play it for you.")
+            before = asdict(room.seats[colour])
+            room.seats[colour] = RoomSeat(colour=colour, kind=HUMAN)
+            try:
+                await self._save(room)
+            except Exception:
+                room.seats[colour] = RoomSeat(**before)
+                raise
+            room.connections.pop(colour, None)
+            room.absent_since.pop(colour, None)
         self._notify(room)
 
     # --- housekeeping --------------------------------------------------------------------------
@@ -656,9 +750,10 @@ class Rooms:
                 self._saving.add(task)
                 task.add_done_callback(self._saved)
 
-        # Computers play while a player of the room is connected (watchers do not count).
+        # Computers play while a player of the room is connected (watchers do not count; a
+        # player who handed their seat to a computer does).
         game.watch(on_action, lambda: any(room.connections.get(s.colour, 0) > 0
-                                          for s in room.human_seats()))
+                                          for s in room.seats.values() if s.claimed))
         room.watched = game
 
     def _saved(self, task: asyncio.Task[None]) -> None:

@@ -142,11 +142,23 @@ def validate_colours(colours: tuple[int, ...]) -> tuple[int, ...]:
     return ordered
 
 
-def new_state(colours: tuple[int, ...]) -> State:
-    """The state before the opening roll."""
+def new_state(colours: tuple[int, ...], first: int | None = None) -> State:
+    """The state before the opening roll, which ``first`` begins (default: the first colour
+    in turn order; a room's next game passes the honour on)."""
     ordered = validate_colours(colours)
+    contenders = opening_order(ordered, first)
     return State(colours=ordered, pieces=initial_pieces(ordered), phase=Phase.OPENING,
-                 turn=ordered[0], contenders=ordered)
+                 turn=contenders[0], contenders=contenders)
+
+
+def opening_order(ordered: tuple[int, ...], first: int | None) -> tuple[int, ...]:
+    """The seats in turn order from ``first`` on (who rolls first in the opening roll)."""
+    if first is None:
+        return ordered
+    if first not in ordered:
+        raise ValueError(f"the opening roll cannot begin with a colour not playing ({first})")
+    k = ordered.index(first)
+    return ordered[k:] + ordered[:k]
 
 
 def blockade_pairs(pieces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:

@@ -80,6 +80,8 @@ class GameRow(SQLModel, table=True):
     """Number of accepted actions."""
     clock: int = 0
     """Seconds a human seat has for each move (0: no clock), fixed when the game starts."""
+    stand_in: str = Field(default="medium", max_length=16)
+    """The computer level that moves for a human seat whose time ran out."""
     deadline: datetime | None = Field(default=None, index=True)
     """When the move to make now runs out (UTC; None: no clock, or a computer is to act),
     written with the action that made it the move to make."""
@@ -136,6 +138,9 @@ class RoomRow(SQLModel, table=True):
     game_id: str | None = Field(default=None, max_length=32)
     clock: int = 0
     """Seconds a human seat has for each move in the room's games (0: no clock)."""
+    stand_in: str = Field(default="medium", max_length=16)
+    """The computer level that moves for a player whose time ran out, or who handed their
+    seat to a computer for a while."""
     seats: str
     """JSON list of seats with their token hashes (never the tokens) and readiness."""
     created_at: datetime = Field(default_factory=_now)

@@ -36,6 +36,7 @@ from parcheesi.live import (
     Seat,
 )
 from parcheesi.migrate import sync_url
+from parcheesi.records import read_record, replay, stored_record
 from parcheesi.rooms import (
     ALPHABET,
     ATTEMPTS_PER_MINUTE,
@@ -460,13 +461,13 @@ async def test_actions_after_the_end_are_rejected_and_play_again_keeps_the_seats
     with pytest.raises(RoomError, match="Only the host"):
         await rooms.play_again(room, s.guest)
     again = await rooms.play_again(room, s.host)
-    assert again.id != game.id and again.version == 0 and not again.over
+    assert again is not None and again.id != game.id and again.version == 0 and not again.over
     assert room.status == "playing" and room.game_id == again.id
     assert room.to_row().seats == seats  # same people, same tokens, same names
     assert {c: (x.kind, x.name) for c, x in again.seats.items()} == {
         RUBY: (HUMAN, "Hana"), SAPPHIRE: (HUMAN, "Sam")}
     assert await rooms.game(room) is again
-    await rooms.act(room, s.host, Roll(), 0)
+    await rooms.act(room, s.guest, Roll(), 0)  # the next seat begins the opening roll
     assert again.version == 1 and game.over
 
 
@@ -893,3 +894,118 @@ async def test_an_abandoned_room_creation_leaves_no_room(server: Server) -> None
     assert server.rows("SELECT code FROM rooms") == []
     with pytest.raises(RoomError, match="no room with that code"):
         await server.rooms.find(room.code, *ME)
+
+
+# --- seats between people and computers, and the next game --------------------------------------
+
+async def finish(server: Server, room: Room, game: LiveGame, tokens: dict[int, str]) -> None:
+    """Both people play "easy" moves through their own phones until the game is over."""
+    while not game.over:
+        for action in decide(game.state, "easy").actions:
+            await server.rooms.act(room, tokens[game.state.turn], action, game.version)
+
+
+async def test_a_player_hands_their_seat_to_a_computer_and_takes_it_back(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    await refused(server, room, game, rooms.take_back(room, s.guest), "already yours")
+    await refused(server, room, game, rooms.hand_over(room, "forged"), "holds no seat")
+    await rooms.act(room, s.host, Roll(), 0)  # Ruby's opening roll; Sapphire's turn now
+    await rooms.hand_over(room, s.guest)
+    seat = room.seats[SAPPHIRE]
+    assert seat.away and seat.kind == COMPUTER and seat.level == room.stand_in == "medium"
+    assert room.colour_of(s.guest) == SAPPHIRE  # the seat is still Sam's to take back
+    assert game.seats[SAPPHIRE].kind == COMPUTER
+    row = await server.store.game(game.id)
+    assert row is not None and {x["colour"]: x["kind"] for x in json.loads(row.seats)} == {
+        RUBY: HUMAN, SAPPHIRE: COMPUTER}
+    await refused(server, room, game, rooms.hand_over(room, s.guest), "under way")
+    await refused(server, room, game, rooms.act(room, s.guest, Roll(), 1), "not played by")
+    assert rooms.replaceable(room) == []  # nothing for the host to replace
+
+    # Sam's phone alone keeps the computers going (he watches his stand-in play).
+    rooms.connect(room, SAPPHIRE)
+    runner = asyncio.create_task(play_computers(game, 0, instant))
+    await until(lambda: game.seat_to_act().is_human, "the stand-in's turn to be played")
+    assert game.state.turn == RUBY and game.version == 5
+    await refused(server, room, game, rooms.take_back(room, s.host), "already yours")
+    await rooms.take_back(room, s.guest)
+    assert not room.seats[SAPPHIRE].away and game.seats[SAPPHIRE].kind == HUMAN
+    await rooms.act(room, s.host, Roll(), 5)
+    await finish(server, room, game, {RUBY: s.host, SAPPHIRE: s.guest})
+    assert game.version > 6 and not runner.done() or game.over
+    runner.cancel()
+
+    await server.restart()  # as stored: Sam's own seat again
+    again = await server.rooms.get(room.code)
+    assert again is not None and not again.seats[SAPPHIRE].away
+    assert again.seats[SAPPHIRE].kind == HUMAN and again.colour_of(s.guest) == SAPPHIRE
+
+
+async def test_a_seat_handed_over_stays_with_the_stand_in_in_the_next_game(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    await rooms.hand_over(room, s.host)  # the host may hand over their own seat, too
+    assert room.seats[RUBY].away and game.seats[RUBY].kind == COMPUTER
+    rooms.connect(room, RUBY)
+    runner = asyncio.create_task(play_computers(game, 0, instant))
+    await until(lambda: game.seat_to_act().is_human or game.over, "Sam's turn")
+    runner.cancel()
+    await rooms.take_back(room, s.host)
+    assert game.seats[RUBY].kind == HUMAN
+
+
+async def test_play_again_passes_the_first_opening_roll_to_the_next_seat(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, tokens = server.rooms, s.room, {RUBY: s.host, SAPPHIRE: s.guest}
+    assert s.game.state.turn == RUBY  # the first game: the usual opening, Ruby first
+    row = await server.store.game(s.game.id)
+    assert row is not None and row.start == ""
+    began = []
+    game = s.game
+    for _ in range(3):
+        await finish(server, room, game, tokens)
+        again = await rooms.play_again(room, s.host)
+        assert again is not None and again.version == 0
+        began.append(again.state.turn)
+        assert again.state.contenders == (again.state.turn, RUBY + SAPPHIRE - again.state.turn)
+        game = again
+    assert began == [SAPPHIRE, RUBY, SAPPHIRE]
+    await rooms.act(room, s.guest, Roll(), 0)  # Sapphire begins this game's opening roll
+    record = await stored_record(server.store, game.id)
+    assert record is not None
+    steps = replay(read_record(record))  # the start is part of the record
+    assert steps[0].state.turn == SAPPHIRE and steps[-1].state == game.state
+
+
+async def test_a_player_leaves_after_the_game_and_the_seat_opens_again(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    await refused(server, room, game, rooms.leave(room, s.guest), "once the game is over")
+    await finish(server, room, game, {RUBY: s.host, SAPPHIRE: s.guest})
+    await refused(server, room, game, rooms.leave(room, s.host), "host keeps the room")
+    await rooms.leave(room, s.guest)
+    assert room.colour_of(s.guest) is None and not room.seats[SAPPHIRE].claimed
+    assert room.seats[SAPPHIRE].name == "" and room.seats[SAPPHIRE].kind == HUMAN
+    with pytest.raises(Refused, match="holds no seat"):
+        await rooms.leave(room, s.guest)  # leaving twice: the seat is not theirs any more
+
+    # Play again opens the lobby for the free seat; a new player takes it.
+    assert await rooms.play_again(room, s.host) is None
+    assert room.status == "lobby" and room.game_id == game.id
+    await drain()
+    (row,) = server.rows("SELECT status FROM rooms WHERE code = ?", room.code)
+    assert row["status"] == "lobby"
+    with pytest.raises(RoomError, match="taken and ready"):
+        await rooms.start(room, s.host)
+    newcomer = await rooms.claim(room, SAPPHIRE, "Kim", *OTHER)
+    await rooms.set_ready(room, newcomer, True)
+    second = await rooms.start(room, s.host)
+    assert second.id != game.id and second.seats[SAPPHIRE].name == "Kim"
+    assert second.state.turn == SAPPHIRE  # the next game: the opening roll passes on
+    with pytest.raises(Refused, match="holds no seat"):
+        await rooms.act(room, s.guest, Roll(), 0)

@@ -23,7 +23,7 @@ from parcheesi.state import IllegalAction
 from parcheesi.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0008"
+HEAD_REVISION = "0009"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -143,8 +143,15 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_stand_ins(connection: Any) -> None:
+    """Take the schema back to before stand-in levels (revision 0008)."""
+    for table in ("games", "rooms"):
+        connection.execute(text(f"ALTER TABLE {table} DROP COLUMN stand_in"))
+
+
 def drop_clocks(connection: Any) -> None:
     """Take the schema back to before turn clocks (revision 0007)."""
+    drop_stand_ins(connection)
     connection.execute(text("DROP INDEX ix_games_deadline"))
     for column in ("clock", "deadline", "timeouts"):
         connection.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
@@ -282,6 +289,7 @@ async def test_games_rooms_and_actions_from_before_turn_clocks_have_none(databas
     assert (resumed.turn_clock, resumed.deadline, resumed.timeouts) == (0, None, {})
     assert await reopened.timed_out_actions(game.id) == set()
     assert again is not None and again.clock == 0
+    assert resumed.stand_in == again.stand_in == "medium"  # what stood in before
     await play_some(resumed, 2)
     assert resumed.version == 8 and resumed.deadline is None
     await reopened.close()

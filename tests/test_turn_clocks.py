@@ -101,12 +101,22 @@ async def clocked_room(server: Server, clock: int) -> Table:
     return Table(room, game, {RUBY: host, SAPPHIRE: guest})
 
 
-async def own_move(server: Server, table: Table) -> None:
-    """The player to act makes their own decision (as a person would, through the room)."""
+async def one_decision(server: Server, table: Table) -> None:
+    """The player to act makes one decision of their own (a roll, or the roll's moves), as
+    a person would, through the room."""
     game = table.game
     decision = game.rules.decide(game.state, "easy")
     for action in decision.actions:
         await server.rooms.act(table.room, table.tokens[game.turn], action, game.version)
+
+
+async def own_move(server: Server, table: Table) -> None:
+    """The player to act makes their whole move: the roll and the roll's moves."""
+    game = table.game
+    mover = game.turn
+    await one_decision(server, table)
+    while not game.over and game.turn == mover and not game.rules.rolling(game.state):
+        await one_decision(server, table)
 
 
 async def stored_actions(server: Server, game: LiveGame) -> tuple[int, set[int]]:
@@ -148,11 +158,11 @@ async def at_a_roll_of_several_moves(server: Server) -> Table:
     """A 30-second room played on until the computer's decision for a roll is several moves."""
     table = await clocked_room(server, 30)
     game = table.game
-    for _ in range(200):
+    for _ in range(400):
         if game.state.phase.name == "MOVE" and len(game.rules.decide(
                 game.state, TIMEOUT_LEVEL).actions) > 1:
             break
-        await own_move(server, table)
+        await one_decision(server, table)
     return table
 
 
@@ -169,6 +179,65 @@ async def test_a_timed_out_roll_with_several_moves_is_played_whole_and_counted_o
     assert [type(e) for e in game.stats.recent].count(TimedOut) == 1
     _, timed = await stored_actions(server, game)
     assert timed == set(range(version, version + len(planned)))
+
+
+async def test_a_timed_out_roll_is_played_with_its_moves_as_one_move(server: Server) -> None:
+    table = await clocked_room(server, 30)
+    game = table.game
+    while game.state.phase.name != "ROLL" or game.turn != SAPPHIRE:
+        await own_move(server, table)
+    version, deadline = game.version, game.deadline
+    assert deadline == server.wall() + timedelta(seconds=30)
+    server.wall.advance(30)
+    assert await play_if_due(game)
+    # The roll, then every move of it, by the stand-in; then the next move has its time.
+    assert game.version > version + 1 or game.turn != SAPPHIRE
+    assert game.timed_out_in_a_row(SAPPHIRE) == 1
+    assert game.turn != SAPPHIRE or game.rules.rolling(game.state)
+    assert game.deadline == server.wall() + timedelta(seconds=30)
+    _, timed = await stored_actions(server, game)
+    assert timed == set(range(version, game.version))
+
+
+async def test_the_moves_of_a_roll_share_the_rolls_deadline(server: Server) -> None:
+    table = await at_a_roll_of_several_moves(server)
+    game = table.game
+    seat, version, deadline = game.turn, game.version, game.deadline
+    assert deadline is not None and deadline > server.wall()
+    server.wall.advance(20)
+    await server.rooms.act(table.room, table.tokens[seat],
+                           game.rules.decide(game.state, "easy").actions[0], version)
+    assert game.turn == seat and game.deadline == deadline  # no new time mid-roll
+    server.wall.advance(10)
+    assert await play_if_due(game)  # the rest of the roll, by the stand-in
+    assert game.turn != seat or game.rules.rolling(game.state)
+    assert game.timed_out_in_a_row(seat) == 1
+
+
+async def test_the_stand_in_is_the_level_the_host_chose(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(RoomError, match="Computers are"):
+        await server.rooms.create([Seat(RUBY, HUMAN), Seat(SAPPHIRE, HUMAN)], clock=30,
+                                  stand_in="grandmaster")
+    room, host = await server.rooms.create([Seat(RUBY, HUMAN), Seat(SAPPHIRE, COMPUTER)],
+                                           clock=30, stand_in="hard")
+    game = await server.rooms.start(room, host)
+    assert room.stand_in == game.stand_in == "hard"
+    asked: list[str] = []
+    decide = type(game.rules).decide
+    monkeypatch.setattr(type(game.rules), "decide", lambda rules, state, level: asked.append(
+        level) or decide(rules, state, level))
+    assert game.turn == RUBY  # the host's seat begins the opening roll
+    server.wall.advance(30)
+    assert await play_if_due(game)
+    assert asked == ["hard"]
+    reloaded = await server.restarted()
+    try:
+        again = await reloaded.rooms.get(room.code)
+        assert again is not None and again.stand_in == "hard"
+        assert (await reloaded.hub.get(game.id)).stand_in == "hard"  # type: ignore[union-attr]
+    finally:
+        server.store = reloaded.store
 
 
 async def test_a_human_move_just_before_the_deadline_cancels_the_timeout(
@@ -385,3 +454,21 @@ async def test_a_player_back_while_the_computer_plays_their_roll_takes_over_clea
     _, timed = await stored_actions(server, game)
     assert timed == {version}  # the computer's first move only; the player made the next
     assert game.timed_out_in_a_row(seat) == 0  # their own move counts
+
+
+async def test_a_seat_handed_to_a_computer_has_no_clock_and_taken_back_its_whole_time(
+        server: Server) -> None:
+    table = await clocked_room(server, 120)
+    game, room, rooms = table.game, table.room, server.rooms
+    assert game.turn == RUBY and game.deadline is not None
+    server.wall.advance(100)
+    await rooms.hand_over(room, table.tokens[RUBY])
+    assert game.deadline is None  # a computer is to act: no clock, nothing times out
+    assert (await server.store.game(game.id)).deadline is None  # type: ignore[union-attr]
+    server.wall.advance(600)
+    assert not await play_if_due(game) and await server.watch.expire_due() == 0
+    await rooms.take_back(room, table.tokens[RUBY])
+    assert game.deadline == server.wall() + timedelta(seconds=120)  # the whole time again
+    row = await server.store.game(game.id)
+    assert row is not None and row.deadline is not None
+    assert row.deadline.replace(tzinfo=UTC) == game.deadline

@@ -47,8 +47,9 @@ class LudoRules(SharedReadings):
             return [(0, 2), (1, 3)]
         return list(combinations(range(len(COLOURS)), count)) if count in (3, 4) else []
 
-    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = ()) -> LudoState:
-        return new_state(colours, house)
+    def new_state(self, colours: tuple[int, ...], house: Sequence[str] = (),
+                  first: int | None = None) -> LudoState:
+        return new_state(colours, house, first)
 
     def dice(self, seed: int) -> LudoDice:
         return ludo_dice(seed)

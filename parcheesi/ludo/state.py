@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..state import Phase
+from ..state import Phase, opening_order
 from .board import COLOURS, HOME, HOUSE_RULES, YARD
 
 Pieces = tuple[tuple[int, ...], ...]
@@ -134,11 +134,14 @@ def validate_house(house: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def new_state(colours: tuple[int, ...], house: Iterable[str] = ()) -> LudoState:
-    """The state before the opening roll, with the house rules ``house`` switched on."""
+def new_state(colours: tuple[int, ...], house: Iterable[str] = (),
+              first: int | None = None) -> LudoState:
+    """The state before the opening roll, with the house rules ``house`` switched on and the
+    opening roll begun by ``first`` (default: the first colour in turn order)."""
     ordered = validate_colours(tuple(colours))
+    contenders = opening_order(ordered, first)
     return LudoState(colours=ordered, pieces=initial_pieces(ordered), phase=Phase.OPENING,
-                     turn=ordered[0], house=validate_house(house), contenders=ordered)
+                     turn=contenders[0], house=validate_house(house), contenders=contenders)
 
 
 def finished(own: tuple[int, ...]) -> bool:
