@@ -52,6 +52,12 @@ async def store_token(code: str, token: str, client: Client | None = None) -> No
         timeout=10.0)
 
 
+async def forget_token(code: str, client: Client | None = None) -> None:
+    """Drop the seat token of a room this browser left (it holds nothing any more)."""
+    await (client or ui.context.client).run_javascript(
+        f"localStorage.removeItem({json.dumps(token_key(code))}); true", timeout=10.0)
+
+
 async def stored_room_codes() -> list[str]:
     """Codes of the rooms this browser holds a seat token for."""
     value = await ask_browser(
@@ -83,8 +89,10 @@ def game_words(room: Room) -> str:
 
 
 def clock_line(room: Room) -> str:
-    """The room's turn clock, e.g. "Turn clock: 2 minutes a move"."""
-    return f"Turn clock: {clock_words(room.clock)}"
+    """The room's turn clock and its stand-in, e.g. "Turn clock: 2 minutes a move, then a
+    hard computer moves"."""
+    line = f"Turn clock: {clock_words(room.clock)}"
+    return f"{line}, then a {room.stand_in} computer moves" if room.clock else line
 
 
 class LobbyView:
@@ -131,6 +139,8 @@ class LobbyView:
                     "data-testid=ready color=primary")
                 self.start_button = ui.button("Start game", on_click=self.start).props(
                     "data-testid=start-game color=primary")
+                self.leave_button = ui.button("Leave this seat", on_click=self.leave).props(
+                    "data-testid=leave-seat outline")
             self.waits_for = ui.label("").classes("text-sm text-grey-8").props(
                 'data-testid=start-waits-for aria-live=polite')
         rooms.subscribe(room, self._changed)
@@ -166,6 +176,7 @@ class LobbyView:
                 self._seat_row(seat, mine)
         is_host = mine == room.host
         self.ready_button.set_visibility(mine is not None and not is_host)
+        self.leave_button.set_visibility(mine is not None and not is_host)
         if mine is not None and not is_host:
             ready = room.seats[mine].ready
             self.ready_button.set_text("Not ready" if ready else "I'm ready")
@@ -186,7 +197,8 @@ class LobbyView:
                 f"background:{PAINT[name].fill};flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
             if seat.kind != HUMAN:
-                ui.label(f"{seat.level.title()} computer")
+                ui.label(f"{seat.level.title()} computer" + (
+                    f", playing for {seat.name or 'a player'}" if seat.away else ""))
             elif seat.claimed:
                 self._taken(seat, mine)
             elif mine is None:
@@ -234,6 +246,16 @@ class LobbyView:
     async def start(self) -> None:
         await self._try(self.rooms.start(self.room, self.token))
 
+    async def leave(self) -> None:
+        """Give the seat up (someone else may take it); this browser forgets its key."""
+        await self._try(self._leave())
+
+    async def _leave(self) -> None:
+        await self.rooms.leave(self.room, self.token)
+        self.token = None
+        await forget_token(self.room.code, self.client)
+        self.redraw()
+
     async def copy_link(self) -> None:
         ui.clipboard.write(self.invite_url)
         ui.notify("Invitation link copied")
@@ -244,6 +266,47 @@ class LobbyView:
             await work
         except (RoomError, ValueError) as error:
             self.message.set_text(str(error))
+
+
+def seat_tools(rooms: Rooms, room: Room, token: str | None) -> None:
+    """For a player during play: let the room's stand-in computer play the seat for a while
+    (going out, a call), and take it back later from this browser."""
+    if room.colour_of(token) is None:
+        return
+    box = ui.row().classes("w-full items-center gap-2").props('data-testid=seat-tools')
+    shown: dict[str, object] = {"drawn": None}
+
+    def redraw(_: Room | None = None) -> None:
+        colour = room.colour_of(token)
+        seat = room.seats.get(colour) if colour is not None else None
+        state = None if seat is None or room.status != RoomStatus.PLAYING else seat.away
+        if state == shown["drawn"]:
+            return
+        shown["drawn"] = state
+        box.clear()
+        if state is None:
+            return
+        with box:
+            if state:
+                ui.label(f"A {room.stand_in} computer is playing your seat.").props(
+                    'role=status data-testid=seat-away')
+                ui.button("Take my seat back", on_click=lambda: change(rooms.take_back)).props(
+                    'data-testid=take-back-seat color=primary')
+            else:
+                ui.button("Let a computer play for me",
+                          on_click=lambda: change(rooms.hand_over)).props(
+                    'data-testid=hand-over-seat outline')
+
+    async def change(work: Callable[[Room, str | None], Awaitable[None]]) -> None:
+        try:
+            await work(room, token)
+        except (RoomError, ValueError) as error:
+            ui.notify(str(error), type="negative")
+        redraw()
+
+    rooms.subscribe(room, redraw)
+    ui.context.client.on_delete(lambda: rooms.unsubscribe(room, redraw))
+    redraw()
 
 
 def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:

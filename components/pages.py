@@ -36,9 +36,11 @@ from .install import ICONS, ICONS_URL, MANIFEST_URL, manifest
 from .lobby import (
     LobbyView,
     ask_browser,
+    forget_token,
     game_words,
     host_tools,
     read_token,
+    seat_tools,
     store_token,
     stored_room_codes,
 )
@@ -333,10 +335,10 @@ async def new_game_page(server: Server) -> None:
     owner = browser_id()
 
     async def start(mode: str, seats: list[Seat], kind: str, house: tuple[str, ...],
-                    clock: int) -> None:
+                    clock: int, stand_in: str) -> None:
         if mode == "online":
             try:
-                room, token = await rooms.create(seats, kind, house, clock)
+                room, token = await rooms.create(seats, kind, house, clock, stand_in)
             except RoomError as error:
                 ui.notify(str(error), type="negative")
                 return
@@ -482,11 +484,16 @@ async def room_page(server: Server, code: str) -> None:
 def follow_games(rooms: Rooms, room: Room, shown: dict[str, str | None],
                  build: Callable[[], Awaitable[None]]) -> None:
     """Build the page again whenever the room moves on to a game other than ``shown``'s
-    (the start, Play again), until the page is gone."""
+    (the start, Play again) or back to its lobby (Play again after a player left), until
+    the page is gone."""
+
+    lobby = {"shown": room.status == RoomStatus.LOBBY}
 
     def follow(changed: Room) -> None:
-        if changed.status != RoomStatus.LOBBY and changed.game_id != shown["game"]:
-            shown["game"] = changed.game_id
+        in_lobby = changed.status == RoomStatus.LOBBY
+        if in_lobby != lobby["shown"] or (not in_lobby and changed.game_id != shown["game"]):
+            lobby["shown"] = in_lobby
+            shown["game"] = None if in_lobby else changed.game_id
             background_tasks.create(build(), name="room next game")
 
     rooms.subscribe(room, follow)
@@ -513,6 +520,15 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
         except RoomError as error:
             ui.notify(str(error), type="negative")
 
+    async def leave() -> None:
+        try:
+            await rooms.leave(room, token)
+            await forget_token(room.code)
+        except (RoomError, ValueError) as error:
+            ui.notify(str(error), type="negative")
+            return
+        ui.navigate.to("/")
+
     replaced = room.replaced_colour(token) if colour is None else None
     if replaced is not None:
         ui.label(f"The host gave your seat ({game.rules.colours[replaced].title()}) to a "
@@ -520,9 +536,11 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
             "text-grey-8").props('data-testid=seat-replaced role=status')
     elif colour is None:
         ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
+    guest = colour is not None and colour != room.host
     view = TableView(RoomSeating(rooms, room, token, game, colour), settings,
-                     lambda: ui.navigate.to("/new"), play_again)
+                     lambda: ui.navigate.to("/new"), play_again, leave if guest else None)
     tv_link(room.code)
+    seat_tools(rooms, room, token)
     host_tools(rooms, room, token)
     with header:
         settings_button(settings, lambda: view.redraw([]))

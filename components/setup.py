@@ -15,14 +15,23 @@ from nicegui import ui
 
 from parcheesi.clocks import TURN_CLOCKS
 from parcheesi.games import DEFAULT_GAME, GAMES, GameRules
-from parcheesi.live import COMPUTER, HUMAN, NAME_LENGTH, Seat, SetupError, check_seats
+from parcheesi.live import (
+    COMPUTER,
+    HUMAN,
+    NAME_LENGTH,
+    TIMEOUT_LEVEL,
+    Seat,
+    SetupError,
+    check_seats,
+)
 
 from .looks import look_for
 from .palette import PAINT
 
-Start = Callable[[str, list[Seat], str, tuple[str, ...], int], Awaitable[None]]
+Start = Callable[[str, list[Seat], str, tuple[str, ...], int, str], Awaitable[None]]
 """What the form calls on submit: (mode, seats, game kind, house rules, turn clock: seconds a
-move, 0 for none; always 0 for a local game)."""
+move, 0 for none, always 0 for a local game; the stand-in: the computer level that moves for
+a player whose time runs out or who hands their seat to a computer)."""
 
 
 class SeatRow:
@@ -49,6 +58,8 @@ class SetupForm:
         self.house: set[str] = set()
         self.clock = 0
         """The online room's turn clock (seconds a move, 0: off)."""
+        self.stand_in = TIMEOUT_LEVEL
+        """The online room's computer for a player whose time runs out, or who is away."""
         self.rows = {c: SeatRow(c) for c in range(4)}
         with ui.column().classes("w-full gap-3"):
             if len(GAMES) > 1:
@@ -161,11 +172,19 @@ class SetupForm:
         for colour in colours:
             self._seat_row(self.rows[colour])
         if self.mode == "online":
-            ui.select(TURN_CLOCKS, value=self.clock, label="Turn clock",
-                      on_change=lambda e: setattr(self, "clock", e.value)).props(
-                'data-testid=turn-clock').classes("w-48")
-            ui.label("With a clock, a computer makes the move of a player whose time runs "
-                     "out; the seat stays theirs.").classes("text-sm text-grey-8")
+            with ui.row().classes("gap-3 items-end"):
+                ui.select(TURN_CLOCKS, value=self.clock, label="Turn clock",
+                          on_change=lambda e: setattr(self, "clock", e.value)).props(
+                    'data-testid=turn-clock').classes("w-48")
+                if self.stand_in not in self.rules.table_levels:
+                    self.stand_in = TIMEOUT_LEVEL
+                ui.select({level: level.title() for level in self.rules.table_levels},
+                          value=self.stand_in, label="Stand-in computer",
+                          on_change=lambda e: setattr(self, "stand_in", e.value)).props(
+                    'data-testid=stand-in').classes("w-48")
+            ui.label("With a clock, the stand-in computer makes the move of a player whose "
+                     "time runs out; the seat stays theirs. It also plays for a player who "
+                     "hands their seat over for a while.").classes("text-sm text-grey-8")
 
     def _seat_row(self, row: SeatRow) -> None:
         name = self.rules.colours[row.colour]
@@ -229,4 +248,4 @@ class SetupForm:
             self.error.set_text(str(error))
             return
         await self.on_start(self.mode, seats, self.kind, tuple(sorted(self.house)),
-                            self.clock if self.mode == "online" else 0)
+                            self.clock if self.mode == "online" else 0, self.stand_in)

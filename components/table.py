@@ -50,12 +50,15 @@ class TableView:
     """The widgets of one table, applying the :class:`Screen` its model describes."""
 
     def __init__(self, seating: Seating, settings: Settings,
-                 on_new_game: Callable[[], Any], on_play_again: Callable[[], Any]) -> None:
+                 on_new_game: Callable[[], Any], on_play_again: Callable[[], Any],
+                 on_leave: Callable[[], Any] | None = None) -> None:
         self.seating = seating
         self.game = game = seating.game
         self.settings = settings
         self.on_new_game = on_new_game
         self.on_play_again = on_play_again
+        self.on_leave = on_leave
+        """Leave the room from the finish (a room's guests; None: no such choice)."""
         self.version_seen = game.version
         """The game version the table on screen was drawn for (part of its stamp)."""
         self.answers = 0
@@ -439,6 +442,9 @@ class TableView:
                     'color=primary data-testid=play-again').classes("grow")
                 ui.button("New game", on_click=self.on_new_game).props(
                     'outline data-testid=winner-new-game').classes("grow")
+                if self.on_leave is not None:
+                    ui.button("Leave room", on_click=self.on_leave).props(
+                        'outline data-testid=leave-room').classes("grow")
             ui.link("Charts: how the game went", f"/games/{self.game.id}/charts").classes(
                 "touch-target justify-center w-full").props('data-testid=charts-link')
 

@@ -43,6 +43,7 @@ class SimulatedBrowser:
         rules = {
             rf"localStorage\.getItem\({_JS_STRING}\)$": self._get,
             rf"localStorage\.setItem\({_JS_STRING}, {_JS_STRING}\); true$": self._set,
+            rf"localStorage\.removeItem\({_JS_STRING}\); true$": self._remove,
             rf"Object\.keys\(localStorage\)\.filter\(k => k\.startsWith\({_JS_STRING}\)\)"
             r"\.map\(k => k\.slice\((\d+)\)\)$": self._keys,
             r"matchMedia\('\(prefers-reduced-motion: reduce\)'\)\.matches$": lambda _: False,
@@ -55,6 +56,10 @@ class SimulatedBrowser:
 
     def _set(self, match: re.Match) -> bool:
         self.local_storage[json.loads(match[1])] = json.loads(match[2])
+        return True
+
+    def _remove(self, match: re.Match) -> bool:
+        self.local_storage.pop(json.loads(match[1]), None)
         return True
 
     def _keys(self, match: re.Match) -> list[str]:

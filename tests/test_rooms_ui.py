@@ -461,14 +461,83 @@ async def test_a_finished_room_plays_again_with_the_same_seats(
     await click(guest.user, "play-again")  # only the host may start the next game
     await guest.user.should_see("Only the host can do that.")
     assert room.game_id == game.id
+    assert elements(host.user, "leave-room") == []  # the host keeps the room
     await click(host.user, "play-again")
-    for person in (host, guest):
-        await text_is(person.user, "turn", "Opening roll: Hana (Ruby)")
+    for person in (host, guest):  # the next seat begins this game's opening roll
+        await text_is(person.user, "turn", "Opening roll: Sam (Sapphire)")
     again = await game_of(app_server, code)
     assert again.id != game.id and room.status == "playing"
     assert host.browser.seat_token(code) == tokens[RUBY]
-    await roll(host, again)
-    await until(lambda: enabled_now(guest.user, "roll"), "Sam's start roll")
+    await roll(guest, again)
+    await until(lambda: enabled_now(host.user, "roll"), "Hana's start roll")
+
+
+async def finish_by_hand(server: Server, code: str, people: dict[int, Person]) -> LiveGame:
+    """Both phones play quick "easy" moves (through the room, as their pages would) to the
+    end of the room's game."""
+    game = await game_of(server, code)
+    room = await server.rooms.get(code)
+    assert room is not None
+    tokens = {colour: p.browser.seat_token(code) for colour, p in people.items()}
+    while not game.over:
+        for action in decide(game.state, "easy").actions:
+            await server.rooms.act(room, tokens[game.state.turn], action, game.version)
+    return game
+
+
+async def test_a_guest_leaves_from_the_finish_and_someone_new_takes_the_seat(
+        app_server: Server, people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    await shown(guest.user, "hand-over-seat")
+    game = await finish_by_hand(app_server, code, {RUBY: host, SAPPHIRE: guest})
+    await shown(guest.user, "winner")
+    await click(guest.user, "leave-room")
+    await until(lambda: guest.browser.seat_token(code) is None, "the seat's key forgotten")
+    await shown(guest.user, "new-game")  # back on the home page
+    room = await app_server.rooms.get(code)
+    assert room is not None and not room.seats[SAPPHIRE].claimed
+
+    await click(host.user, "play-again")  # a seat is free: the lobby opens again
+    await shown(host.user, "room-code")
+    await until(lambda: not enabled_now(host.user, "start-game"), "the start to wait")
+    newcomer = people()
+    await newcomer.user.open(f"/r/{code}")
+    await claim(newcomer, code, "sapphire", "Kim")
+    await click(newcomer.user, "ready")
+    await until(lambda: enabled_now(host.user, "start-game"), "the host may start")
+    await click(host.user, "start-game")
+    for person in (host, newcomer):
+        await text_is(person.user, "turn", "Opening roll: Kim (Sapphire)")
+    assert (await game_of(app_server, code)).id != game.id
+
+    await guest.user.open(f"/room/{code}")  # Sam's old link: he only watches now
+    await guest.user.should_see("You are watching this room")
+
+
+async def test_a_player_lets_a_computer_play_their_seat_and_takes_it_back(
+        app_server: Server, people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    game = await game_of(app_server, code)
+    await click(guest.user, "hand-over-seat")
+    await text_is(guest.user, "seat-away", "A medium computer is playing your seat.")
+    assert not game.seats[SAPPHIRE].is_human
+    await roll(host, game)  # Hana's opening roll; Sam's stand-in rolls and plays on
+    await until(lambda: game.turn == RUBY and game.version > 1 and game.seats[RUBY].is_human,
+                "the stand-in to play Sapphire up to Hana's turn")
+    assert not enabled_now(guest.user, "roll")
+    await click(guest.user, "take-back-seat")
+    await shown(guest.user, "hand-over-seat")
+    assert game.seats[SAPPHIRE].is_human
+    room = await app_server.rooms.get(code)
+    assert room is not None and not room.seats[SAPPHIRE].away
+    while game.turn == RUBY and not game.over:  # Hana plays; then it is Sam's own turn
+        for action in decide(game.state, "easy").actions:
+            await app_server.rooms.act(room, host.browser.seat_token(code), action,
+                                       game.version)
+    await until(lambda: enabled_now(guest.user, "roll") == (game.turn == SAPPHIRE),
+                "Sam's own roll")
 
 
 # --- presses that race -----------------------------------------------------------------------

@@ -46,8 +46,10 @@ def ms(moment: datetime) -> str:
     return str(round(moment.timestamp() * 1000))
 
 
-async def clocked_room(user: User, browser: SimulatedBrowser, clock: int) -> str:
-    """Hana hosts Ruby against a Sapphire computer, with the turn clock ``clock``."""
+async def clocked_room(user: User, browser: SimulatedBrowser, clock: int,
+                       stand_in: str = "medium") -> str:
+    """Hana hosts Ruby against a Sapphire computer, with the turn clock ``clock`` and the
+    stand-in computer ``stand_in``."""
     await user.open("/new")
     for mode in ("solo", "same_device"):
         await choose(user, "mode", mode)
@@ -58,6 +60,10 @@ async def clocked_room(user: User, browser: SimulatedBrowser, clock: int) -> str
     assert offered.options == TURN_CLOCKS and offered.value == 0
     await type_into(user, "name-ruby", "Hana")
     await choose(user, "turn-clock", clock)
+    stand_in_choice = await shown(user, "stand-in")
+    assert list(stand_in_choice.options) == ["easy", "medium", "hard"]
+    assert stand_in_choice.value == "medium"
+    await choose(user, "stand-in", stand_in)
     await click(user, "start-game")
     await shown(user, "room-code")
     (code,) = [key.removeprefix(TOKEN_PREFIX) for key in browser.local_storage]
@@ -75,12 +81,12 @@ async def game_of(server: Server, code: str) -> LiveGame:
 async def test_the_setup_form_offers_the_clock_for_online_rooms_and_the_lobby_shows_it(
         app_server: Server, host: tuple[User, SimulatedBrowser]) -> None:
     user, browser = host
-    code = await clocked_room(user, browser, 120)
-    await text_is(user, "room-clock", "Turn clock: 2 minutes a move")
+    code = await clocked_room(user, browser, 120, stand_in="hard")
+    await text_is(user, "room-clock", "Turn clock: 2 minutes a move, then a hard computer moves")
     room = await app_server.rooms.get(code)
-    assert room is not None and room.clock == 120
+    assert room is not None and room.clock == 120 and room.stand_in == "hard"
     row = await app_server.store.room(code)
-    assert row is not None and row.clock == 120
+    assert row is not None and row.clock == 120 and row.stand_in == "hard"
 
 
 async def test_the_badge_counts_down_to_the_stored_deadline_and_the_table_says_a_timeout(
