@@ -22,8 +22,6 @@ class Badges:
         self.drawn: tuple[Badge, ...] = ()
         self.items: list[tuple[ui.element, ui.label, ui.label]] = []
         self.clocks: list[ui.element] = []
-        if game.turn_clock:
-            ui.add_head_html(CLOCK_SCRIPT)
         with Region().classes("badges w-full").props(
                 'role=list aria-label=Players') as self.region:
             for colour in game.state.colours:

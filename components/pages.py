@@ -22,6 +22,7 @@ from parcheesi.records import Record, Step, stored_record
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 
+from .badges import CLOCK_SCRIPT
 from .charts_page import DARK, ChartsView, finished_game
 from .history import (
     GAME_ID,
@@ -169,7 +170,9 @@ HEAD = """
 
 def page_head(title: str) -> None:
     """Head, styles and colours shared by every page."""
-    ui.add_head_html(HEAD + PRESS_SCRIPT + INSTALL_HEAD)
+    # The clocks' script is in every page's head: a script added once the page is there
+    # (a room's table after its lobby) would never run.
+    ui.add_head_html(HEAD + PRESS_SCRIPT + INSTALL_HEAD + CLOCK_SCRIPT)
     ui.add_css(STYLE + tone_css())
     ui.colors(primary=PRIMARY)
     ui.page_title(title)

@@ -157,12 +157,12 @@ def create_user(user: User) -> Callable[[], User]:
 
 @pytest.fixture
 def screen(screen: Screen, request: pytest.FixtureRequest, app_config: Config,
-           app_clock: Clock | None) -> Screen:
+           app_clock: Clock | None, app_wall: WallClock | None) -> Screen:
     """NiceGUI's browser fixture serving this test's ``create_app`` server (unless the test
     draws its own pages), with the options a host's server runs with. The server's objects
     are ``screen.app_server`` (None for a test that draws its own pages; see
     :func:`on_server_loop` to use them)."""
-    server = None if own_pages(request) else build_app(app_config, app_clock)
+    server = None if own_pages(request) else build_app(app_config, app_clock, app_wall)
     if server is not None:
         screen.ui_run_kwargs.update(server.run_options())
     screen.app_server = server  # type: ignore[attr-defined]

@@ -234,11 +234,11 @@ def test_a_tv_at_1920x1080_follows_each_move_and_the_next_game(screen: Screen) -
 
         tv.follows(lambda: on_server_loop(rooms.play_again(room, host)),
                    lambda: (tv.text("turn"), tv.text("tv-last-move"))
-                   == ("Opening roll: Hana (Ruby)", ""), "the next game")
-        again = on_server_loop(rooms.game(room))
+                   == ("Opening roll: Sam (Sapphire)", ""), "the next game")
+        again = on_server_loop(rooms.game(room))  # Sam begins its opening roll
         assert again is not None and again.id != game.id
         game = again
-        tv.follows(play, lambda: tv.text("tv-last-move") == "Hana rolled 2 and 5 for the start",
+        tv.follows(play, lambda: tv.text("tv-last-move") == "Sam rolled 2 and 5 for the start",
                    "the next game's first roll")
     finally:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
