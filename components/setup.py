@@ -172,19 +172,23 @@ class SetupForm:
         for colour in colours:
             self._seat_row(self.rows[colour])
         if self.mode == "online":
-            with ui.row().classes("gap-3 items-end"):
-                ui.select(TURN_CLOCKS, value=self.clock, label="Turn clock",
-                          on_change=lambda e: setattr(self, "clock", e.value)).props(
-                    'data-testid=turn-clock').classes("w-48")
-                if self.stand_in not in self.rules.table_levels:
-                    self.stand_in = TIMEOUT_LEVEL
-                ui.select({level: level.title() for level in self.rules.table_levels},
-                          value=self.stand_in, label="Stand-in computer",
-                          on_change=lambda e: setattr(self, "stand_in", e.value)).props(
-                    'data-testid=stand-in').classes("w-48")
-            ui.label("With a clock, the stand-in computer makes the move of a player whose "
-                     "time runs out; the seat stays theirs. It also plays for a player who "
-                     "hands their seat over for a while.").classes("text-sm text-grey-8")
+            self._clock_view()
+
+    def _clock_view(self) -> None:
+        """An online room's turn clock and the computer that stands in for a player."""
+        with ui.row().classes("gap-3 items-end"):
+            ui.select(TURN_CLOCKS, value=self.clock, label="Turn clock",
+                      on_change=lambda e: setattr(self, "clock", e.value)).props(
+                'data-testid=turn-clock').classes("w-48")
+            if self.stand_in not in self.rules.table_levels:
+                self.stand_in = TIMEOUT_LEVEL
+            ui.select({level: level.title() for level in self.rules.table_levels},
+                      value=self.stand_in, label="Stand-in computer",
+                      on_change=lambda e: setattr(self, "stand_in", e.value)).props(
+                'data-testid=stand-in').classes("w-48")
+        ui.label("With a clock, the stand-in computer makes the move of a player whose "
+                 "time runs out; the seat stays theirs. It also plays for a player who "
+                 "hands their seat over for a while.").classes("text-sm text-grey-8")
 
     def _seat_row(self, row: SeatRow) -> None:
         name = self.rules.colours[row.colour]
