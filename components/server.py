@@ -17,7 +17,7 @@ from parcheesi.clocks import ClockWatch, Pause
 from parcheesi.config import Config, proxy_settings
 from parcheesi.live import Clock, Hub, LiveGame, WallClock, utc_now
 from parcheesi.rooms import Rooms
-from parcheesi.runner import paced
+from parcheesi.runner import ensure_runner, paced
 from parcheesi.store import Store
 
 from .health import HealthNotice
@@ -53,7 +53,8 @@ class Server:
         store = Store(config.database_url)
         hub = Hub(store, clock, wall)
         return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store),
-                   ClockWatch(hub, paced_pause(config.pace)))
+                   ClockWatch(hub, paced_pause(config.pace),
+                              lambda game: ensure_runner(game, config.pace)))
 
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them

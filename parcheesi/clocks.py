@@ -21,6 +21,11 @@ One :class:`ClockWatch` per server plays the moves that ran out: at start the on
 out while the server was down (once each, earliest first), then each as its time comes,
 woken by every new deadline and looking in the database at least every
 :data:`CHECK_EVERY` seconds (the games need not be in memory).
+
+A room with a clock never waits for anyone to be there: nobody need keep a page open in a
+"day a move" room. Its computers play whether or not a player is connected
+(``LiveGame.present``), started by the watch when a timed-out move hands them the turn,
+and at start for every such game left on a computer's turn.
 """
 
 from __future__ import annotations
@@ -90,10 +95,13 @@ async def play_if_due(game: LiveGame, pause: Pause = no_pause) -> bool:
 class ClockWatch:
     """The server's one task that plays the moves whose time ran out, in any game."""
 
-    def __init__(self, hub: Hub, pause: Pause = no_pause) -> None:
+    def __init__(self, hub: Hub, pause: Pause = no_pause,
+                 computers: Callable[[LiveGame], None] = lambda _: None) -> None:
         self.hub = hub
         self.pause = pause
         """Between the actions of one decision (the computers' pace, on a server)."""
+        self.computers = computers
+        """Starts a game's computers (its runner) when they are to act with no page open."""
         self.wake = asyncio.Event()
         self.next_at: datetime | None = None
         """The deadline the watch sleeps until (None: none known)."""
@@ -116,7 +124,25 @@ class ClockWatch:
             except SaveFailed as error:  # the next round tries again
                 log.warning("a timed-out move could not be saved",
                             extra={"game": game_id, "reason": error.reason})
+            self._computers_on(game)
         return played
+
+    async def resume_computers(self) -> int:
+        """Start the computers of every clocked game left on a computer's turn (at start:
+        nobody may open a page in a slow room for a day); returns how many."""
+        started = 0
+        for game_id in await self.hub.store.clocked_computer_turns():
+            game = await self.hub.get(game_id)
+            if game is not None:
+                started += self._computers_on(game)
+        return started
+
+    def _computers_on(self, game: LiveGame) -> bool:
+        """Start the game's computers if one of them is to act now."""
+        if game.over or game.seat_to_act().is_human:
+            return False
+        self.computers(game)
+        return True
 
     async def wait(self) -> float:
         """Seconds until the next stored deadline (at most :data:`CHECK_EVERY`)."""
@@ -128,6 +154,10 @@ class ClockWatch:
 
     async def run(self) -> None:
         """Forever: play what ran out, then sleep until the next deadline or a new one."""
+        try:
+            await self.resume_computers()
+        except Exception:  # a database down at start: the games go on once it is back
+            log.exception("the clocked games' computers could not be started")
         while True:
             self.wake.clear()
             try:

@@ -278,7 +278,9 @@ class LiveGame:
     def present(self) -> bool:
         """Whether a person is there to watch: computers wait while nobody is. A view open
         counts, unless the game's watcher says who counts (a room: one of its players
-        connected)."""
+        connected). A game with a turn clock never waits for anyone (``clocks``)."""
+        if self.turn_clock:
+            return True
         if self._presence is not None:
             return self._presence()
         return bool(self.listeners)

@@ -492,6 +492,14 @@ class Store:
                 col(GameRow.abandoned).is_(False)).order_by(col(GameRow.deadline)))
             return list(rows)
 
+    async def clocked_computer_turns(self) -> list[str]:
+        """The games in play with a turn clock and no deadline: a computer is to act."""
+        async with self.session() as session:
+            rows = await session.exec(select(GameRow.id).where(
+                col(GameRow.clock) > 0, col(GameRow.deadline).is_(None),
+                col(GameRow.finished).is_(False), col(GameRow.abandoned).is_(False)))
+            return list(rows)
+
     async def next_deadline(self, now: datetime) -> datetime | None:
         """The earliest deadline after ``now`` of a game in play, if there is one."""
         async with self.session() as session:

@@ -18,6 +18,7 @@ import pytest
 from parcheesi.clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS, ClockWatch, play_if_due
 from parcheesi.live import COMPUTER, HUMAN, TIMEOUT_LEVEL, Hub, LiveGame, Seat, TimedOut
 from parcheesi.rooms import Room, RoomError, Rooms
+from parcheesi.runner import ensure_runner
 from parcheesi.store import Store
 
 RUBY, SAPPHIRE = 0, 2
@@ -472,3 +473,51 @@ async def test_a_seat_handed_to_a_computer_has_no_clock_and_taken_back_its_whole
     row = await server.store.game(game.id)
     assert row is not None and row.deadline is not None
     assert row.deadline.replace(tzinfo=UTC) == game.deadline
+
+
+async def test_a_clocked_room_plays_on_with_nobody_there(server: Server) -> None:
+    """Hana (Ruby) against a Sapphire computer, an hour a move, nobody's page open: her
+    timed-out move hands the turn to the computer, which plays at once; after a restart
+    on the computer's turn, the watch starts it again."""
+    room, host = await server.rooms.create(
+        [Seat(RUBY, HUMAN, name="Hana"), Seat(SAPPHIRE, COMPUTER, level="easy")], clock=3600)
+    game = await server.rooms.start(room, host)
+    started: list[LiveGame] = []
+
+    def computers(live: LiveGame) -> None:
+        started.append(live)
+        ensure_runner(live, 0)
+
+    server.watch.computers = computers
+    assert not any(room.connections.values()) and game.present()
+    server.wall.advance(3600)
+    assert await server.watch.expire_due() == 1  # her opening roll, by the stand-in
+    assert started == [game] and game.turn == SAPPHIRE
+    async with asyncio.timeout(10):
+        while not (game.seat_to_act().is_human or game.over):
+            await asyncio.sleep(0.001)
+    assert game.over or game.deadline == server.wall() + timedelta(hours=1)
+    assert game.runner is not None
+    game.runner.cancel()
+
+    second, host2 = await server.rooms.create(
+        [Seat(RUBY, HUMAN, name="Hana"), Seat(SAPPHIRE, COMPUTER, level="easy")], clock=3600)
+    other = await server.rooms.start(second, host2)
+    await server.rooms.act(second, host2, other.rules.decide(other.state, "easy").actions[0],
+                           0)  # her opening roll; the computer's, with no runner, is next
+    assert other.turn == SAPPHIRE and other.deadline is None
+    again = await server.restarted()
+    try:
+        resumed: list[LiveGame] = []
+        again.watch.computers = lambda live: (resumed.append(live), ensure_runner(live, 0))
+        assert await again.watch.resume_computers() == 1
+        (live,) = resumed
+        assert live.id == other.id
+        async with asyncio.timeout(10):
+            while not (live.seat_to_act().is_human or live.over):
+                await asyncio.sleep(0.001)
+        assert live.version > 1 and (live.over or live.deadline is not None)
+        assert live.runner is not None
+        live.runner.cancel()
+    finally:
+        server.store = again.store
