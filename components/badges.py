@@ -22,8 +22,6 @@ class Badges:
         self.drawn: tuple[Badge, ...] = ()
         self.items: list[tuple[ui.element, ui.label, ui.label]] = []
         self.clocks: list[ui.element] = []
-        if game.turn_clock:
-            ui.add_head_html(CLOCK_SCRIPT)
         with Region().classes("badges w-full").props(
                 'role=list aria-label=Players') as self.region:
             for colour in game.state.colours:
@@ -110,6 +108,7 @@ CLOCK_SCRIPT = """
 })();
 </script>
 """
-"""Counts the badges' turn clocks down in the browser: the server sends each deadline once,
-no timer runs on the server for it."""
+"""Counts the turn clocks down in the browser (the badges', the lists of games'): the server
+sends each deadline once, no timer runs on the server for it. Every page has it in its head
+(``pages.page_head``)."""
 

@@ -42,6 +42,7 @@ from .lobby import (
     store_token,
     stored_room_codes,
 )
+from .badges import CLOCK_SCRIPT
 from .palette import PRIMARY, tone_css
 from .presses import PRESS_SCRIPT
 from .rules_page import rules_content
@@ -166,8 +167,10 @@ HEAD = """
 
 
 def page_head(title: str) -> None:
-    """Head, styles and colours shared by every page."""
-    ui.add_head_html(HEAD + PRESS_SCRIPT + INSTALL_HEAD)
+    """Head, styles and colours shared by every page. The page scripts are in the head from
+    the start: a ``<script>`` added once the page is connected (a room's table, built after
+    its socket) would be inserted as text and never run."""
+    ui.add_head_html(HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + INSTALL_HEAD)
     ui.add_css(STYLE + tone_css())
     ui.colors(primary=PRIMARY)
     ui.page_title(title)
