@@ -147,7 +147,9 @@ HEAD = """
                  bonus: [523, 587, 659], penalty: [262, 196], win: [523, 659, 784],
                  turn: [660, 880]};
   window.parcheesiSound = (kind, volume) => {
-    if (kind === 'turn' && navigator.vibrate) navigator.vibrate(80);
+    // (a phone not yet tapped refuses to vibrate, and says so on its console)
+    const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (kind === 'turn' && navigator.vibrate && tapped) navigator.vibrate(80);
     if (!ctx || ctx.state !== 'running' || !(volume > 0)) return;
     (tones[kind] || tones.move).forEach((frequency, k) => {
       const start = ctx.currentTime + k * 0.12;
