@@ -22,6 +22,7 @@ from parcheesi.records import Record, Step, stored_record
 from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.runner import ensure_runner
 
+from .badges import CLOCK_SCRIPT
 from .charts_page import DARK, ChartsView, finished_game
 from .history import (
     GAME_ID,
@@ -40,9 +41,7 @@ from .lobby import (
     host_tools,
     read_token,
     store_token,
-    stored_room_codes,
 )
-from .badges import CLOCK_SCRIPT
 from .palette import PRIMARY, tone_css
 from .presses import PRESS_SCRIPT
 from .rules_page import rules_content
@@ -50,6 +49,7 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
+from .turns import your_games, your_games_list
 from .tv import TvView
 
 RULES_URLS = {"parcheesi": "/rules", "ludo": "/rules/ludo"}
@@ -87,7 +87,8 @@ def register(server: Server) -> None:
     async def my_games() -> None:
         frame(server, "My games · Parcheesi")
         await my_games_page(server, browser_id(), is_host(server),
-                            lambda record: app.storage.user.update(imported=record))
+                            lambda record: app.storage.user.update(imported=record),
+                            socket_connected)
 
     @ui.page("/replay/{game_id}")
     async def replay(game_id: str) -> None:
@@ -257,18 +258,6 @@ def requester() -> tuple[str, ...]:
     return (f"browser:{browser_id()}", f"address:{address}")
 
 
-async def open_online_seats(rooms: Rooms) -> list[str]:
-    """Room codes where this browser holds a seat in an unfinished game or lobby."""
-    codes = []
-    for code in await stored_room_codes():
-        room = await rooms.get(code)
-        if room is not None and room.status != RoomStatus.FINISHED:
-            token = await read_token(code)
-            if room.colour_of(token) is not None:
-                codes.append(code)
-    return codes
-
-
 async def home_page(server: Server) -> None:
     frame(server, "Parcheesi")
     rooms = server.rooms
@@ -296,6 +285,8 @@ async def home_page(server: Server) -> None:
             code.on("keydown.enter", join)
             ui.button("Join", on_click=join).props('data-testid=join')
         ui.link("How to play", "/rules").classes("touch-target justify-center")
+        # Last on the page: it comes once the socket is connected and moves nothing above it.
+        games_box = ui.column().classes("w-full gap-2 items-stretch")
 
     def show_resume(online: list[str]) -> None:
         with resume_box:
@@ -326,10 +317,13 @@ async def home_page(server: Server) -> None:
         show_resume([])
     if not await socket_connected():
         return
-    online = await open_online_seats(rooms)
+    entries = await your_games(server.store, rooms, game if local else None)
+    online = [e.key for e in entries if e.key != "local"]
     if online:
         resume_box.clear()
         show_resume(online)
+    with games_box:
+        your_games_list(entries, server.hub.wall())
 
 
 async def new_game_page(server: Server) -> None:
