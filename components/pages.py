@@ -49,7 +49,7 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
-from .turns import your_games, your_games_list
+from .turns import TURN_SCRIPT, your_games, your_games_list
 from .tv import TvView
 
 RULES_URLS = {"parcheesi": "/rules", "ludo": "/rules/ludo"}
@@ -173,7 +173,7 @@ def page_head(title: str) -> None:
     """Head, styles and colours shared by every page. The page scripts are in the head from
     the start: a ``<script>`` added once the page is connected (a room's table, built after
     its socket) would be inserted as text and never run."""
-    ui.add_head_html(HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + INSTALL_HEAD)
+    ui.add_head_html(HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + TURN_SCRIPT + INSTALL_HEAD)
     ui.add_css(STYLE + tone_css())
     ui.colors(primary=PRIMARY)
     ui.page_title(title)

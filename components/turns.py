@@ -1,13 +1,13 @@
 """Your turn, across games: in each game of this browser, whose move it is, how long is left
 on a turn clock, and whether the move is this browser's; the home page's list of the games
-in progress and the marks My games shows.
+in progress, the marks My games shows, and what a table tells its tab when the turn comes.
 
 Which games are this browser's: its local game by ``games.owner``, its online seats by the
 seat tokens it keeps (``lobby.read_token``, so only once the page's socket is connected).
 Whose move it is comes from the game's rules (``GameRules.turn``) on the live or the stored
 state, how long is left from the stored deadline (``games.deadline``): nothing here decides
 a rule or keeps time. The countdown is the table's (``badges.CLOCK_SCRIPT``, in every page's
-head).
+head); the tab's title and the notification are the page script :data:`TURN_SCRIPT`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from nicegui import ui
+from nicegui import Client, ui
 
 from parcheesi.games import GameRules, State, rules_for
 from parcheesi.live import LiveGame, Seat, seats_of
@@ -29,7 +29,7 @@ from .lobby import read_token, stored_room_codes, waiting_words
 
 LOCAL_URL = "/play"
 YOUR_TURN = "Your turn"
-"""The mark of a game whose move is this browser's."""
+"""The mark of a game whose move is this browser's (and the start of the tab's title)."""
 
 
 # --- whose move, how long, whose browser -------------------------------------------------------
@@ -226,3 +226,66 @@ def clock_text(seconds: int) -> str:
 
 def _ms(moment: datetime) -> int:
     return round(moment.timestamp() * 1000)
+
+
+# --- the tab of a table ------------------------------------------------------------------------
+
+def tell_turn(client: Client, yours: bool, words: str, notify: bool) -> None:
+    """Tell the table's tab that its viewer's turn came (``yours``) or passed: the title
+    says so, and with ``notify`` (the browser's setting) a hidden tab shows a notification
+    saying ``words``, where the browser allows it (:data:`TURN_SCRIPT`)."""
+    client.run_javascript(f"window.parcheesiYourTurn({json.dumps(yours)}, "
+                          f"{json.dumps(words)}, {json.dumps(notify)})")
+
+
+def turn_words(game: LiveGame) -> str:
+    """What a notification says: whose move in which game."""
+    return f"{game_place(game.kind, game.owner)}: {game.name_of(game.turn)} to play"
+
+
+TURN_SCRIPT = """
+<script>
+(() => {
+  // "(Your turn) " before the page's own title while it is this viewer's move; where the
+  // page is a secure context and the player allowed it, a notification when the turn comes
+  // while the tab is hidden. Nothing is sent anywhere: the page itself shows it.
+  const mark = '(Your turn) ';
+  const root = document.documentElement;
+  const able = () => window.isSecureContext && 'Notification' in window;
+  const blocked = () => able() && Notification.permission === 'denied';
+  if (able()) root.dataset.canNotify = '';
+  if (blocked()) root.dataset.notifyBlocked = '';
+  let note = null;
+  window.parcheesiYourTurn = (yours, words, notify) => {
+    const title = document.title;
+    const base = title.startsWith(mark) ? title.slice(mark.length) : title;
+    document.title = yours ? mark + base : base;
+    if (note) { note.close(); note = null; }
+    if (!yours || !notify || !document.hidden || !able()) return;
+    if (Notification.permission !== 'granted') return;
+    try {
+      note = new Notification('Your turn', {body: words, tag: 'parcheesi-turn',
+                                            icon: '/icons/icon-192.png'});
+      note.onclick = () => { window.focus(); if (note) note.close(); };
+    } catch (error) {  // some phones show notifications only through a service worker
+      note = null;
+    }
+  };
+  // Switching the setting on asks the browser's permission, in the tap or key press itself
+  // (browsers ask only then).
+  const ask = (event) => {
+    const toggle = event.target.closest && event.target.closest('[data-testid=setting-notify]');
+    if (!toggle || toggle.getAttribute('aria-checked') === 'true' || !able()) return;
+    if (Notification.permission !== 'default') return;
+    Notification.requestPermission().then(() => {
+      if (blocked()) root.dataset.notifyBlocked = ''; else delete root.dataset.notifyBlocked;
+    });
+  };
+  addEventListener('click', ask, {capture: true});
+  addEventListener('keydown', (event) => {
+    if (event.key === ' ' || event.key === 'Enter') ask(event);
+  }, {capture: true});
+})();
+</script>
+"""
+"""The tab title and the notification of a table page (in every page's head)."""

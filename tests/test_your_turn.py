@@ -1,7 +1,9 @@
 """Your turn, across games, with NiceGUI's simulated users (no browser): the home page lists
 this browser's games in progress (its local game, its rooms in the lobby or playing) with
 whose move it is, the time left on a turn clock and a "Your turn" mark where the move is
-this browser's; My games marks the same.
+this browser's; My games marks the same; a table tells its tab once each time its viewer's
+turn comes or passes (the title and the notification are the page script's:
+``test_browser_your_turn``).
 
 Dice seeds are fixed: with ``SEED_SOLO`` the person (Ruby) rolls the opening first against a
 Sapphire computer; with ``SEED_ROOM`` the host (Ruby) rolls the opening first, then the
@@ -21,7 +23,9 @@ from room_helpers import SimulatedBrowser, click, create_room, shown, stop_compu
 from test_turn_clocks_ui import FakeWall, clocked_room, game_of, ms
 from ui_helpers import element, elements, settle, start_game, until
 
+import components.table as table_module
 from components.server import Server
+from components.settings import Settings
 from parcheesi.live import LiveGame
 
 SEED_SOLO = 26
@@ -223,3 +227,33 @@ async def test_a_clocked_room_says_how_long_is_left_from_its_stored_deadline(
     await open_settled(user, "/games")
     (clock,) = inside(user, element(user, f"game-{game.id}"), "game-clock")
     assert (clock.props["data-deadline"], clock.text) == (ms(deadline), "29:59")
+
+
+async def test_the_table_tells_its_tab_once_each_time_the_turn_comes_or_passes(
+        app_server: Server, host: tuple[User, SimulatedBrowser],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    user, _ = host
+    told: list[tuple[bool, str, bool]] = []
+    monkeypatch.setattr(table_module, "tell_turn", lambda client, yours, words, notify:
+                        told.append((yours, words, notify)))
+    assert Settings({}).notify_turn is False  # off unless switched on
+    game = await start_game(app_server, user)
+    words = "Parcheesi on this device: Ruby to play"
+    assert told == [(True, words, False)]  # the opening roll is Ruby's
+
+    await click(user, "settings")
+    (switch,) = elements(user, "setting-notify")
+    assert switch.value is False and "notify-setting" in switch.parent_slot.parent.classes
+    await click(user, "setting-notify")
+    await click(user, "settings-close")
+    await click(user, "hint")  # redraws, the turn stays
+    assert told == [(True, words, False)]
+
+    await stop_computers(app_server)
+    await click(user, "roll")  # Ruby's opening roll: Sapphire, a computer, to roll
+    assert game.turn == SAPPHIRE
+    assert told == [(True, words, False), (False, "Parcheesi on this device: Sapphire to play",
+                                           True)]
+    await act_for(game, SAPPHIRE)  # Ruby won the opening: Ruby's turn again
+    await until(lambda: len(told) == 3, "the turn to come back")
+    assert told[2] == (True, words, True)
