@@ -115,8 +115,11 @@ def game_entry(row: GameRow, browser: str | None, now: datetime) -> ui.element |
                     if turn.mine:
                         turn_mark()
             ui.label(standing).classes("game-standing").props('data-testid=game-standing')
-            if ongoing and turn is not None and turn.deadline is not None:
-                countdown(turn.deadline, now)
+        if ongoing and turn is not None and turn.deadline is not None:
+            # a line of its own: the mark, which may come once the page is connected, then
+            # never makes the line it joins wrap
+            with ui.element("div").classes("text-sm"):
+                countdown(turn.deadline, now, lead=False)
         with ui.row().classes("gap-2"):
             if ongoing and (row.owner == browser or row.mode == "online"):
                 ui.link("Continue", where).classes("btn btn-md btn-filled tone-primary").props(

@@ -203,14 +203,16 @@ def turn_mark() -> ui.label:
     return ui.label(YOUR_TURN).classes("turn-mark").props('data-testid=your-turn')
 
 
-def countdown(deadline: datetime, now: datetime) -> None:
-    """How long is left, "1:59 left", counted down in the browser by the table's clock
-    script from the deadline and the server's time now (``data-deadline``, ``data-sent``);
-    drawn with the time left now, so nothing changes size when the script takes over. A
-    screen reader hears the script's coarse words ("About 2 minutes left") instead."""
+def countdown(deadline: datetime, now: datetime, lead: bool = True) -> None:
+    """How long is left, "· 1:59 left" (the dot only with ``lead``), counted down in the
+    browser by the table's clock script from the deadline and the server's time now
+    (``data-deadline``, ``data-sent``); drawn with the time left now, so nothing changes
+    size when the script takes over. A screen reader hears the script's coarse words
+    ("About 2 minutes left") instead."""
     left = max(0, math.ceil((deadline - now).total_seconds()))
     with ui.element("span").classes("game-clock"):
-        ui.label("·").props('aria-hidden=true')
+        if lead:
+            ui.label("·").props('aria-hidden=true')
         ui.label(clock_text(left)).props(
             f'role=timer data-testid=game-clock data-deadline={_ms(deadline)} '
             f'data-sent={_ms(now)}')
