@@ -108,6 +108,7 @@ CLOCK_SCRIPT = """
 })();
 </script>
 """
-"""Counts the badges' turn clocks down in the browser: the server sends each deadline once,
-no timer runs on the server for it."""
+"""Counts the turn clocks down in the browser (the badges', the lists of games'): the server
+sends each deadline once, no timer runs on the server for it. Every page has it in its head
+(``pages.page_head``)."""
 

@@ -33,6 +33,7 @@ from parcheesi.records import (
     stored_record,
     summary,
 )
+from parcheesi.rooms import Rooms
 from parcheesi.store import GameRow
 
 from .board_view import Board
@@ -41,6 +42,14 @@ from .dice_view import Dice
 from .game_details import record_url
 from .looks import look_for
 from .server import Server
+from .turns import (
+    Turn,
+    countdown,
+    held_seats,
+    local_turn_of_row,
+    turn_mark,
+    turn_of_row,
+)
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 SPEEDS = {"1×": 1.0, "2×": 0.5, "4×": 0.25}
@@ -69,48 +78,67 @@ def _when(moment: datetime) -> str:
     return moment.strftime("%d %b %Y, %H:%M")
 
 
-def _standing(row: GameRow) -> tuple[str, str]:
-    """What a game's row says about where it stands, and where to open it."""
+def _standing(row: GameRow, turn: Turn | None) -> tuple[str, str]:
+    """What a game's row says about where it stands (``turn``: whose move, while it goes
+    on), and where to open it."""
     rules = rules_for(row.kind)
-    state = rules.state_from_json(json.loads(row.state))
-    seats = {s.colour: s for s in seats_of(row)}
-    name = seats[rules.turn(state)].display_name(rules.colours) if seats else ""
-    if rules.over(state):
+    if turn is None:
+        state = rules.state_from_json(json.loads(row.state))
+        seats = {s.colour: s for s in seats_of(row)}
         winner = rules.winner(state)
         return (f"Won by {seats[winner].display_name(rules.colours)}" if winner is not None
                 else "Drawn"), f"/replay/{row.id}"
     if row.abandoned:
         return "Left unfinished", f"/replay/{row.id}"
     where = f"/room/{row.owner.removeprefix('room:')}" if row.mode == "online" else "/play"
-    return f"{name} to play", where
+    return f"{turn.name} to play", where
 
 
-def game_entry(row: GameRow, browser: str | None) -> None:
-    """One game of the list: what it is, who played, how it stands, and a way in."""
+def game_entry(row: GameRow, browser: str | None, now: datetime) -> ui.element | None:
+    """One game of the list: what it is, who played, how it stands (while it goes on, whose
+    move, how long is left on a clock, and the "Your turn" mark on this browser's local
+    move), and a way in. Returns where the mark goes for a game going on online, whose
+    seat only the browser's tokens tell (:func:`mark_online_turns`)."""
     rules = rules_for(row.kind)
-    standing, where = _standing(row)
+    turn = local_turn_of_row(row, browser)
+    standing, where = _standing(row, turn)
     players = ", ".join(s.description(rules.colours) for s in seats_of(row))
     ongoing = not where.startswith("/replay/")
+    mark = None
     with ui.element("li").classes("game-entry").props(f'data-testid=game-{row.id}'):
         mode = "online" if row.mode == "online" else "on this device"
         ui.label(f"{rules.title} · {mode} · {_when(row.created_at)}").classes("font-medium")
         ui.label(players).classes("text-sm")
-        ui.label(standing).classes("text-sm game-standing").props(
-            'data-testid=game-standing')
+        with ui.element("div").classes("game-turn text-sm"):
+            if ongoing and turn is not None:
+                with ui.element("span").classes("turn-mark-slot") as mark:
+                    if turn.mine:
+                        turn_mark()
+            ui.label(standing).classes("game-standing").props('data-testid=game-standing')
+        if ongoing and turn is not None and turn.deadline is not None:
+            # a line of its own: the mark, which may come once the page is connected, then
+            # never makes the line it joins wrap
+            with ui.element("div").classes("text-sm"):
+                countdown(turn.deadline, now, lead=False)
         with ui.row().classes("gap-2"):
             if ongoing and (row.owner == browser or row.mode == "online"):
                 ui.link("Continue", where).classes("btn btn-md btn-filled tone-primary").props(
                     'data-testid=open-game')
             ui.link("Replay", f"/replay/{row.id}").classes(
                 "btn btn-md btn-outline tone-primary").props('data-testid=replay-game')
+    return mark
 
 
 async def my_games_page(server: Server, browser: str, host: bool,
-                        keep: Callable[[dict[str, Any]], None]) -> None:
+                        keep: Callable[[dict[str, Any]], None],
+                        connected: Callable[[], Awaitable[bool]]) -> None:
     """Every game this browser played (the host: every game on the server), newest first,
-    and the import of a record file."""
+    and the import of a record file; once the page is ``connected``, the "Your turn" marks
+    of its online games."""
     rows = [r for r in await server.store.games_of(None if host else browser)
             if r.kind in GAMES]
+    now = server.hub.wall()
+    online: list[tuple[GameRow, ui.element]] = []
     with ui.column().classes("w-full max-w-xl mx-auto p-4 gap-3"):
         ui.label("My games").classes("text-2xl font-bold")
         if host:
@@ -121,8 +149,27 @@ async def my_games_page(server: Server, browser: str, host: bool,
                      "here.").props('data-testid=no-games')
         with ui.element("ul").classes("game-list w-full").props('data-testid=games'):
             for row in rows:
-                game_entry(row, browser)
+                mark = game_entry(row, browser, now)
+                if mark is not None and row.mode == "online":
+                    online.append((row, mark))
         import_box(keep)
+    if online and await connected():
+        await mark_online_turns(server.rooms, online)
+
+
+async def mark_online_turns(rooms: Rooms, entries: list[tuple[GameRow, ui.element]]) -> None:
+    """Mark "Your turn" on the online games going on whose move is the seat this browser's
+    token holds in their room (asked of the browser, once the page is connected)."""
+    codes = {row.owner.removeprefix("room:") for row, _ in entries}
+    held = {room.code: (room, colour) for room, colour in await held_seats(rooms, codes)}
+    for row, mark in entries:
+        room, colour = held.get(row.owner.removeprefix("room:"), (None, None))
+        if room is None or room.game_id != row.id:
+            continue
+        turn = turn_of_row(row, () if colour is None else (colour,))
+        if turn is not None and turn.mine:
+            with mark:
+                turn_mark()
 
 
 def import_box(keep: Callable[[dict[str, Any]], None]) -> None:

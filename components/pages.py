@@ -43,7 +43,6 @@ from .lobby import (
     read_token,
     seat_tools,
     store_token,
-    stored_room_codes,
 )
 from .palette import PRIMARY, tone_css
 from .presses import PRESS_SCRIPT
@@ -52,6 +51,7 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
+from .turns import TURN_SCRIPT, your_games, your_games_list
 from .tv import TvView
 
 RULES_URLS = {"parcheesi": "/rules", "ludo": "/rules/ludo"}
@@ -89,7 +89,8 @@ def register(server: Server) -> None:
     async def my_games() -> None:
         frame(server, "My games · Parcheesi")
         await my_games_page(server, browser_id(), is_host(server),
-                            lambda record: app.storage.user.update(imported=record))
+                            lambda record: app.storage.user.update(imported=record),
+                            socket_connected)
 
     @ui.page("/replay/{game_id}")
     async def replay(game_id: str) -> None:
@@ -149,7 +150,9 @@ HEAD = """
                  bonus: [523, 587, 659], penalty: [262, 196], win: [523, 659, 784],
                  turn: [660, 880]};
   window.parcheesiSound = (kind, volume) => {
-    if (kind === 'turn' && navigator.vibrate) navigator.vibrate(80);
+    // (a phone not yet tapped refuses to vibrate, and says so on its console)
+    const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (kind === 'turn' && navigator.vibrate && tapped) navigator.vibrate(80);
     if (!ctx || ctx.state !== 'running' || !(volume > 0)) return;
     (tones[kind] || tones.move).forEach((frequency, k) => {
       const start = ctx.currentTime + k * 0.12;
@@ -169,10 +172,10 @@ HEAD = """
 
 
 def page_head(title: str) -> None:
-    """Head, styles and colours shared by every page."""
-    # The clocks' script is in every page's head: a script added once the page is there
-    # (a room's table after its lobby) would never run.
-    ui.add_head_html(HEAD + PRESS_SCRIPT + INSTALL_HEAD + CLOCK_SCRIPT)
+    """Head, styles and colours shared by every page. The page scripts are in the head from
+    the start: a ``<script>`` added once the page is connected (a room's table, built after
+    its socket) would be inserted as text and never run."""
+    ui.add_head_html(HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + TURN_SCRIPT + INSTALL_HEAD)
     ui.add_css(STYLE + tone_css())
     ui.colors(primary=PRIMARY)
     ui.page_title(title)
@@ -257,18 +260,6 @@ def requester() -> tuple[str, ...]:
     return (f"browser:{browser_id()}", f"address:{address}")
 
 
-async def open_online_seats(rooms: Rooms) -> list[str]:
-    """Room codes where this browser holds a seat in an unfinished game or lobby."""
-    codes = []
-    for code in await stored_room_codes():
-        room = await rooms.get(code)
-        if room is not None and room.status != RoomStatus.FINISHED:
-            token = await read_token(code)
-            if room.colour_of(token) is not None:
-                codes.append(code)
-    return codes
-
-
 async def home_page(server: Server) -> None:
     frame(server, "Parcheesi")
     rooms = server.rooms
@@ -296,6 +287,8 @@ async def home_page(server: Server) -> None:
             code.on("keydown.enter", join)
             ui.button("Join", on_click=join).props('data-testid=join')
         ui.link("How to play", "/rules").classes("touch-target justify-center")
+        # Last on the page: it comes once the socket is connected and moves nothing above it.
+        games_box = ui.column().classes("w-full gap-2 items-stretch")
 
     def show_resume(online: list[str]) -> None:
         with resume_box:
@@ -326,10 +319,13 @@ async def home_page(server: Server) -> None:
         show_resume([])
     if not await socket_connected():
         return
-    online = await open_online_seats(rooms)
+    entries = await your_games(server.store, rooms, game if local else None)
+    online = [e.key for e in entries if e.key != "local"]
     if online:
         resume_box.clear()
         show_resume(online)
+    with games_box:
+        your_games_list(entries, server.hub.wall())
 
 
 async def new_game_page(server: Server) -> None:

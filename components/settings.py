@@ -1,5 +1,5 @@
-"""Per-browser settings (sound, volume, reduced motion, board orientation, one-tap moves) and
-their dialog.
+"""Per-browser settings (sound, volume, reduced motion, board orientation, one-tap moves, a
+notification when it is your turn) and their dialog.
 
 Settings live in NiceGUI's server-side per-browser storage, so they follow the browser
 across games, reloads and server restarts without touching the game tables.
@@ -27,6 +27,11 @@ ARROW_ICON = "M7 10l5 5 5-5z|0 0 24 24"
 
 MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
 ONE_TAP = "Move at once when a piece has one move"
+NOTIFY = "Tell me when it is my turn"
+NOTIFY_NOTE = ("With this tab in the background, a notification says so. This browser asks "
+               "you first.")
+NOTIFY_BLOCKED = ("This browser blocks notifications from this page: allow them in its site "
+                  "settings.")
 
 
 class Settings:
@@ -49,6 +54,12 @@ class Settings:
     def one_tap(self) -> bool:
         """Whether a tap on a piece that has exactly one move makes it (else it shows it)."""
         return bool(self.storage.get("one_tap", True))
+
+    @property
+    def notify_turn(self) -> bool:
+        """Whether a hidden table tab shows a notification when this browser's turn comes
+        (off unless the player switches it on; offered only where the browser can)."""
+        return bool(self.storage.get("notify_turn", False))
 
     @property
     def reduced_motion(self) -> str:
@@ -90,6 +101,7 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         ui.switch(ONE_TAP, value=settings.one_tap,
                   on_change=lambda e: changed("one_tap", bool(e.value))).props(
             'data-testid=setting-one-tap')
+        notify_switch(settings, changed)
         ui.select(MOTION, value=settings.reduced_motion, label="Motion",
                   on_change=lambda e: changed("reduced_motion", e.value)).props(
             f'data-testid=setting-motion dropdown-icon="{ARROW_ICON}"').classes("w-full")
@@ -99,3 +111,16 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         ui.button("Close", on_click=dialog.close).props("flat data-testid=settings-close")
     ui.button(icon=SLIDERS_ICON, on_click=dialog.open).classes("touch-target").props(
         'flat round aria-label="Settings" data-testid=settings')
+
+
+def notify_switch(settings: Settings, changed: Callable[[str, Any], None]) -> None:
+    """The switch of the turn notification. The page shows it only where the browser can
+    notify (a secure context with notifications: ``turns.TURN_SCRIPT`` marks the page so),
+    and asks the browser's permission as it is switched on."""
+    with ui.column().classes("notify-setting gap-0"):
+        ui.switch(NOTIFY, value=settings.notify_turn,
+                  on_change=lambda e: changed("notify_turn", bool(e.value))).props(
+            'data-testid=setting-notify')
+        ui.label(NOTIFY_NOTE).classes("text-sm text-grey-8")
+        ui.label(NOTIFY_BLOCKED).classes("notify-blocked text-sm text-negative").props(
+            'data-testid=notify-blocked')

@@ -38,6 +38,7 @@ from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
 from .table_model import Screen, Seen, Standing, TableModel
+from .turns import tell_turn, turn_words
 from .updates import set_props
 
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
@@ -71,6 +72,9 @@ class TableView:
         self.busy = False
         self.winner_shown = False
         self.your_turn = False
+        self.turn_told = False
+        """Whether the tab was last told it is its viewer's turn (a new page's title says
+        nothing of it)."""
 
         self.client = ui.context.client
         # Each part that changes on its own sits in a Region (a redraw boundary): an update
@@ -327,6 +331,13 @@ class TableView:
             return None
         return [kind, round(self.settings.volume / 100, 2)]
 
+    def _tell_turn(self, yours: bool) -> None:
+        """Tell the tab (its title, a notification) when its viewer's turn comes or passes:
+        once each time, not on every redraw."""
+        if yours != self.turn_told:
+            self.turn_told = yours
+            tell_turn(self.client, yours, turn_words(self.game), self.settings.notify_turn)
+
     def rotation(self) -> int:
         """The quarter turns that bring the chosen colour to the bottom of the board."""
         return self.board.layout.quarter_turns(self.bottom_colour())
@@ -348,6 +359,7 @@ class TableView:
         stamp = self.stamp()
         screen = self.model.screen(self.seen(), events)
         self.turn.set_text(screen.turn)
+        self._tell_turn(screen.your_turn)
         self.badges.show(screen.badges)
         board = screen.board
         self.board.show(board.pieces, movable=board.movable, selected=board.selected,

@@ -1,0 +1,293 @@
+"""Your turn, across games: in each game of this browser, whose move it is, how long is left
+on a turn clock, and whether the move is this browser's; the home page's list of the games
+in progress, the marks My games shows, and what a table tells its tab when the turn comes.
+
+Which games are this browser's: its local game by ``games.owner``, its online seats by the
+seat tokens it keeps (``lobby.read_token``, so only once the page's socket is connected).
+Whose move it is comes from the game's rules (``GameRules.turn``) on the live or the stored
+state, how long is left from the stored deadline (``games.deadline``): nothing here decides
+a rule or keeps time. The countdown is the table's (``badges.CLOCK_SCRIPT``, in every page's
+head); the tab's title and the notification are the page script :data:`TURN_SCRIPT`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from nicegui import Client, ui
+
+from parcheesi.games import GameRules, State, rules_for
+from parcheesi.live import LiveGame, Seat, seats_of
+from parcheesi.rooms import Room, Rooms, RoomStatus
+from parcheesi.store import GameRow, Store, aware
+
+from .lobby import read_token, stored_room_codes, waiting_words
+
+LOCAL_URL = "/play"
+YOUR_TURN = "Your turn"
+"""The mark of a game whose move is this browser's (and the start of the tab's title)."""
+
+
+# --- whose move, how long, whose browser -------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Where a game in play stands for one browser."""
+
+    name: str
+    """Who is to move: the seat's player, or its colour."""
+    deadline: datetime | None
+    """When that move runs out (a turn clock), if it does."""
+    mine: bool
+    """Whether the move is this browser's: one of its seats is to act and a person plays it."""
+
+
+def turn_now(rules: GameRules, state: State, seats: Mapping[int, Seat],
+             deadline: datetime | None, mine: Collection[int]) -> Turn | None:
+    """Who is to move in ``state`` and whether it is one of the colours ``mine`` (None once
+    the game is over)."""
+    if rules.over(state):
+        return None
+    colour = rules.turn(state)
+    seat = seats.get(colour)
+    human = seat is not None and seat.is_human
+    name = seat.display_name(rules.colours) if seat is not None else rules.colours[colour].title()
+    return Turn(name, deadline if human else None, human and colour in mine)
+
+
+def human_colours(seats: Collection[Seat]) -> set[int]:
+    """The seats a local game's device plays: every human one (solo or the shared screen)."""
+    return {s.colour for s in seats if s.is_human}
+
+
+def turn_of_game(game: LiveGame, mine: Collection[int]) -> Turn | None:
+    return turn_now(game.rules, game.state, game.seats, game.deadline, mine)
+
+
+def turn_of_row(row: GameRow, mine: Collection[int]) -> Turn | None:
+    """The same, read off a stored game (its snapshot and its stored deadline)."""
+    rules = rules_for(row.kind)
+    seats = {s.colour: s for s in seats_of(row)}
+    deadline = None if row.deadline is None else aware(row.deadline)
+    return turn_now(rules, rules.state_from_json(json.loads(row.state)), seats, deadline, mine)
+
+
+def local_turn_of_row(row: GameRow, browser: str | None) -> Turn | None:
+    """A stored game's turn for ``browser``, as far as the server knows it without the
+    browser's seat tokens: a local game of its own is its move when a human seat is to act;
+    an online game's seat is known only from the tokens (:func:`held_seats`)."""
+    own = row.mode != "online" and row.owner == browser
+    return turn_of_row(row, human_colours(seats_of(row)) if own else ())
+
+
+def game_place(kind: str, owner: str) -> str:
+    """Which game, in words: "Parcheesi on this device", "Ludo, room ABCD 2345"."""
+    title = rules_for(kind).title
+    code = owner.removeprefix("room:")
+    return f"{title}, room {spaced(code)}" if code != owner else f"{title} on this device"
+
+
+def spaced(code: str) -> str:
+    """A room code as the lobby shows it: "ABCD 2345"."""
+    return f"{code[:4]} {code[4:]}"
+
+
+async def held_seats(rooms: Rooms, codes: Collection[str] | None = None
+                     ) -> list[tuple[Room, int]]:
+    """The rooms where this browser's seat tokens hold a seat, with that seat's colour (of
+    ``codes``, or of every room it keeps a token for); asks the browser, so only once the
+    page is connected."""
+    held = []
+    for code in await stored_room_codes():
+        if codes is not None and code not in codes:
+            continue
+        room = await rooms.get(code)
+        if room is None:
+            continue
+        colour = room.colour_of(await read_token(code))
+        if colour is not None:
+            held.append((room, colour))
+    return held
+
+
+# --- the home page's list ----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One game in progress of this browser, as the home page lists it."""
+
+    key: str
+    """``local``, or the room's code."""
+    url: str
+    game: str
+    """Parcheesi or Ludo."""
+    where: str
+    """"On this device", "Room ABCD 2345"."""
+    turn: Turn | None
+    """Whose move it is; None in a room's lobby."""
+    note: str = ""
+    """What a lobby waits for."""
+
+    @property
+    def mine(self) -> bool:
+        return self.turn is not None and self.turn.mine
+
+
+async def room_entry(store: Store, room: Room, colour: int) -> Entry | None:
+    """A room this browser holds the seat ``colour`` in, unless its game is over."""
+    where = f"Room {spaced(room.code)}"
+    title = rules_for(room.kind).title
+    url = f"/room/{room.code}"
+    if room.status == RoomStatus.LOBBY:
+        note = waiting_words(room) or ("Everyone is ready: you may start."
+                                       if colour == room.host else "Waiting for the start.")
+        return Entry(room.code, url, title, where, None, f"In the lobby. {note}")
+    if room.status == RoomStatus.FINISHED or room.game_id is None:
+        return None
+    row = await store.game(room.game_id)
+    turn = None if row is None else turn_of_row(row, (colour,))
+    return None if turn is None else Entry(room.code, url, title, where, turn)
+
+
+async def your_games(store: Store, rooms: Rooms, local: LiveGame | None) -> list[Entry]:
+    """This browser's games in progress (its local game, then every room where it holds a
+    seat, in the lobby or playing), the ones whose move is its own first."""
+    entries = []
+    if local is not None and not local.over:
+        turn = turn_of_game(local, human_colours(local.seats.values()))
+        entries.append(Entry("local", LOCAL_URL, local.rules.title, "On this device", turn))
+    for room, colour in await held_seats(rooms):
+        entry = await room_entry(store, room, colour)
+        if entry is not None:
+            entries.append(entry)
+    return sorted(entries, key=lambda e: not e.mine)
+
+
+def your_games_list(entries: list[Entry], now: datetime) -> None:
+    """The list "Your games": each game a link saying which game, whose move and how long is
+    left, with the "Your turn" mark first where the move is this browser's (so the link's
+    accessible name begins with it). ``now``: the server's time the countdowns start from."""
+    if not entries:
+        return
+    with ui.element("section").classes("w-full your-games").props(
+            'aria-labelledby=your-games-title data-testid=your-games'):
+        ui.label("Your games").classes("text-lg font-medium").props('id=your-games-title')
+        with ui.element("ul").classes("game-list"):
+            for entry in entries:
+                with ui.element("li"):
+                    _entry_link(entry, now)
+
+
+def _entry_link(entry: Entry, now: datetime) -> None:
+    with ui.link(target=entry.url).classes("your-game").props(
+            f'data-testid=your-game-{entry.key}'):
+        with ui.element("div").classes("your-game-head"):
+            if entry.mine:
+                turn_mark()
+            ui.label(f"{entry.game} · {entry.where}").classes("font-medium")
+        if entry.turn is None:
+            ui.label(entry.note).classes("text-sm").props('data-testid=game-to-play')
+        else:
+            with ui.element("div").classes("game-turn text-sm"):
+                ui.label(f"{entry.turn.name} to play").props('data-testid=game-to-play')
+                if entry.turn.deadline is not None:
+                    countdown(entry.turn.deadline, now)
+
+
+def turn_mark() -> ui.label:
+    """The "Your turn" mark."""
+    return ui.label(YOUR_TURN).classes("turn-mark").props('data-testid=your-turn')
+
+
+def countdown(deadline: datetime, now: datetime, lead: bool = True) -> None:
+    """How long is left, "· 1:59 left" (the dot only with ``lead``), counted down in the
+    browser by the table's clock script from the deadline and the server's time now
+    (``data-deadline``, ``data-sent``); drawn with the time left now, so nothing changes
+    size when the script takes over. A screen reader hears the script's coarse words
+    ("About 2 minutes left") instead."""
+    left = max(0, math.ceil((deadline - now).total_seconds()))
+    with ui.element("span").classes("game-clock"):
+        if lead:
+            ui.label("·").props('aria-hidden=true')
+        ui.label(clock_text(left)).props(
+            f'role=timer data-testid=game-clock data-deadline={_ms(deadline)} '
+            f'data-sent={_ms(now)}')
+        ui.label("left").props('aria-hidden=true')
+
+
+def clock_text(seconds: int) -> str:
+    """A time left as the clock script shows it: "1:59", "23 h 59 min"."""
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _ms(moment: datetime) -> int:
+    return round(moment.timestamp() * 1000)
+
+
+# --- the tab of a table ------------------------------------------------------------------------
+
+def tell_turn(client: Client, yours: bool, words: str, notify: bool) -> None:
+    """Tell the table's tab that its viewer's turn came (``yours``) or passed: the title
+    says so, and with ``notify`` (the browser's setting) a hidden tab shows a notification
+    saying ``words``, where the browser allows it (:data:`TURN_SCRIPT`)."""
+    client.run_javascript(f"window.parcheesiYourTurn({json.dumps(yours)}, "
+                          f"{json.dumps(words)}, {json.dumps(notify)})")
+
+
+def turn_words(game: LiveGame) -> str:
+    """What a notification says: whose move in which game."""
+    return f"{game_place(game.kind, game.owner)}: {game.name_of(game.turn)} to play"
+
+
+TURN_SCRIPT = """
+<script>
+(() => {
+  // "(Your turn) " before the page's own title while it is this viewer's move; where the
+  // page is a secure context and the player allowed it, a notification when the turn comes
+  // while the tab is hidden. Nothing is sent anywhere: the page itself shows it.
+  const mark = '(Your turn) ';
+  const root = document.documentElement;
+  const able = () => window.isSecureContext && 'Notification' in window;
+  const blocked = () => able() && Notification.permission === 'denied';
+  if (able()) root.dataset.canNotify = '';
+  if (blocked()) root.dataset.notifyBlocked = '';
+  let note = null;
+  window.parcheesiYourTurn = (yours, words, notify) => {
+    const title = document.title;
+    const base = title.startsWith(mark) ? title.slice(mark.length) : title;
+    document.title = yours ? mark + base : base;
+    if (note) { note.close(); note = null; }
+    if (!yours || !notify || !document.hidden || !able()) return;
+    if (Notification.permission !== 'granted') return;
+    try {
+      note = new Notification('Your turn', {body: words, tag: 'parcheesi-turn',
+                                            icon: '/icons/icon-192.png'});
+      note.onclick = () => { window.focus(); if (note) note.close(); };
+    } catch (error) {  // some phones show notifications only through a service worker
+      note = null;
+    }
+  };
+  // Switching the setting on asks the browser's permission, in the tap or key press itself
+  // (browsers ask only then).
+  const ask = (event) => {
+    const toggle = event.target.closest && event.target.closest('[data-testid=setting-notify]');
+    if (!toggle || toggle.getAttribute('aria-checked') === 'true' || !able()) return;
+    if (Notification.permission !== 'default') return;
+    Notification.requestPermission().then(() => {
+      if (blocked()) root.dataset.notifyBlocked = ''; else delete root.dataset.notifyBlocked;
+    });
+  };
+  addEventListener('click', ask, {capture: true});
+  addEventListener('keydown', (event) => {
+    if (event.key === ' ' || event.key === 'Enter') ask(event);
+  }, {capture: true});
+})();
+</script>
+"""
+"""The tab title and the notification of a table page (in every page's head)."""
