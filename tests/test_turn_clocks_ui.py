@@ -108,6 +108,7 @@ async def test_the_badge_counts_down_to_the_stored_deadline_and_the_table_says_a
     assert client is not None and CLOCK_SCRIPT in client.head_html
 
     await stop_computers(app_server)  # Sapphire waits: what the table said stays on it
+    app_server.watch.computers = lambda _: None  # (the watch would start them again)
     version = game.version
     app_wall.now += timedelta(seconds=30)
     assert await app_server.watch.expire_due() == 1
