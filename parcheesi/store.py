@@ -597,10 +597,15 @@ class Store:
             await session.commit()
 
     async def delete_rooms_before(self, cutoff: datetime) -> list[str]:
-        """Delete rooms idle since before ``cutoff``, with their games and actions."""
+        """Delete rooms idle since before ``cutoff``, with their games and actions. A room's
+        last action is its own row's or its game's, whichever is later (a move its turn clock
+        made while nobody had the room open counts, though the room's row is not written)."""
+        recent = select(GameRow.id).where(col(GameRow.updated_at) >= cutoff)
         async with self._write_session() as session:
             rows = (await session.exec(select(RoomRow).where(
-                col(RoomRow.last_action_at) < cutoff))).all()
+                col(RoomRow.last_action_at) < cutoff,
+                or_(col(RoomRow.game_id).is_(None),
+                    col(RoomRow.game_id).not_in(recent))))).all()
             codes = [row.code for row in rows]
             for code in codes:
                 owner = f"room:{code}"

@@ -678,6 +678,17 @@ async def test_computers_pause_while_nobody_is_connected_and_resume(server: Serv
 # --- expiry and restarts -----------------------------------------------------------------------
 
 
+async def set_updated(server: Server, game_id: str, moment: datetime) -> None:
+    """Set when a stored game last changed, as another program could."""
+    engine = create_engine(sync_url(server.url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(sql_text("UPDATE games SET updated_at = :moment WHERE id = :id"),
+                               {"moment": moment, "id": game_id})
+    finally:
+        engine.dispose()
+
+
 async def test_rooms_idle_for_thirty_days_are_deleted_with_their_tokens_and_games(
         server: Server) -> None:
     rooms = server.rooms
@@ -691,6 +702,9 @@ async def test_rooms_idle_for_thirty_days_are_deleted_with_their_tokens_and_game
     for room in (old.room, waiting):
         await server.store.save_room(room.to_row())
     assert len(server.rows("SELECT id FROM games")) == 2
+    # The old room's game moved a minute ago (its turn clock, say): the room is kept.
+    assert await rooms.cleanup(now=now) == 0
+    await set_updated(server, old.game.id, now - timedelta(days=30, minutes=1))
 
     assert await rooms.cleanup(now=now) == 1
     codes = {r["code"] for r in server.rows("SELECT code FROM rooms")}
