@@ -196,9 +196,10 @@ class LobbyView:
                 f"width:18px;height:18px;border-radius:50%;"
                 f"background:{PAINT[name].fill};flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
-            if seat.kind != HUMAN:
-                ui.label(f"{seat.level.title()} computer" + (
-                    f", playing for {seat.name or 'a player'}" if seat.away else ""))
+            if seat.away:
+                self._away(seat, mine)
+            elif seat.kind != HUMAN:
+                ui.label(f"{seat.level.title()} computer")
             elif seat.claimed:
                 self._taken(seat, mine)
             elif mine is None:
@@ -207,6 +208,18 @@ class LobbyView:
                     f'data-testid=claim-seat-{name} outline dense')
             else:
                 ui.label("Open seat").classes("text-grey-7")
+
+    def _away(self, seat: RoomSeat, mine: int | None) -> None:
+        """A seat its player handed to a computer: theirs to take back."""
+        who = seat.name or "a player"
+        ui.label(f"{seat.level.title()} computer, playing for {who}"
+                 + (" (you)" if seat.colour == mine else ""))
+        if seat.colour == mine:
+            ui.button("Take my seat back", on_click=self.take_back).props(
+                'data-testid=take-back-seat outline dense')
+
+    async def take_back(self) -> None:
+        await self._try(self.rooms.take_back(self.room, self.token))
 
     def _taken(self, seat: RoomSeat, mine: int | None) -> None:
         who = seat.name or "A player"

@@ -651,7 +651,8 @@ class Rooms:
         await self._reseat(room, colour, kind=COMPUTER, level=room.stand_in, away=True)
 
     async def take_back(self, room: Room, token: str | None) -> None:
-        """The player who handed their seat to a computer plays it again."""
+        """The player who handed their seat to a computer plays it again (during a game, or
+        between games for the next one)."""
         colour = self._require_seat(room, token)
         if not room.seats[colour].away:
             raise RoomError("This seat is already yours to play.")
@@ -659,8 +660,9 @@ class Rooms:
 
     async def _reseat(self, room: Room, colour: int, **change: Any) -> None:
         """Change who plays a seat (``change``: the :class:`RoomSeat` fields), in the room
-        and in its current game, in one transaction; nothing changes if it fails."""
-        game = await self.game(room)
+        and in its game under way, in one transaction; nothing changes if it fails. A game
+        that is over keeps the seats it was played with (its record says who played)."""
+        game = await self.game(room) if room.status == RoomStatus.PLAYING else None
         async with room.lock:
             seat = room.seats[colour]
             before = asdict(seat)

@@ -1023,3 +1023,32 @@ async def test_a_player_leaves_after_the_game_and_the_seat_opens_again(
     assert second.state.turn == SAPPHIRE  # the next game: the opening roll passes on
     with pytest.raises(Refused, match="holds no seat"):
         await rooms.act(room, s.guest, Roll(), 0)
+
+
+async def test_a_seat_taken_back_after_the_game_plays_the_next_one_itself(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, game = server.rooms, s.room, s.game
+    await rooms.hand_over(room, s.guest)
+    rooms.connect(room, SAPPHIRE)
+    runner = asyncio.create_task(play_computers(game, 0, instant))
+    async with asyncio.timeout(TIMEOUT):
+        while not game.over:  # Hana plays; Sam's stand-in plays for him
+            if game.seat_to_act().is_human:
+                for action in decide(game.state, "easy").actions:
+                    await rooms.act(room, s.host, action, game.version)
+            else:
+                await asyncio.sleep(0.001)
+    runner.cancel()
+    row = await server.store.game(game.id)
+    assert row is not None
+    played_with = row.seats
+    assert {x["colour"]: x["kind"] for x in json.loads(played_with)}[SAPPHIRE] == COMPUTER
+
+    await rooms.take_back(room, s.guest)  # between games: for the next one
+    assert not room.seats[SAPPHIRE].away and room.seats[SAPPHIRE].kind == HUMAN
+    row = await server.store.game(game.id)
+    assert row is not None and row.seats == played_with  # the record keeps who played
+    again = await rooms.play_again(room, s.host)
+    assert again is not None and again.seats[SAPPHIRE].kind == HUMAN
+    assert again.seats[SAPPHIRE].name == "Sam"

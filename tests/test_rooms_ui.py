@@ -618,3 +618,29 @@ async def test_presses_without_a_stamp_this_table_drew_change_nothing(
     assert text(host.user, "status") == "That press was not understood. Please try again."
     await click(host.user, "roll")
     assert game.version == 1
+
+
+async def test_the_lobby_gives_a_seat_handed_to_a_computer_back(
+        app_server: Server, people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    await click(host.user, "hand-over-seat")  # Hana lets a computer play her seat
+    await shown(host.user, "take-back-seat")
+    game = await game_of(app_server, code)
+    room = await app_server.rooms.get(code)
+    assert room is not None
+    token = guest.browser.seat_token(code)
+    while not game.over:  # Sam plays; the stand-in plays for Hana
+        if game.seat_to_act().is_human:
+            for action in decide(game.state, "easy").actions:
+                await app_server.rooms.act(room, token, action, game.version)
+        else:
+            version = game.version
+            await until(lambda v=version: game.version > v or game.over, "the stand-in")
+    await click(guest.user, "leave-room")
+    await shown(guest.user, "new-game")
+    await click(host.user, "play-again")  # Sam's seat is free: the lobby again
+    await host.user.should_see("Medium computer, playing for Hana (you)")
+    await click(host.user, "take-back-seat")
+    await host.user.should_see("Hana (you), host")
+    assert room.seats[RUBY].kind == "human" and not room.seats[RUBY].away
