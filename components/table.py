@@ -92,13 +92,16 @@ class TableView:
                 if game.turn_clock:
                     ui.label(f"Turn clock: {clock_words(game.turn_clock)}").classes(
                         "text-sm").props('data-testid=table-clock')
-                with Region().classes("w-full items-center board-stage"):
+                # The board in a region of its own: its update redraws the board alone, not
+                # the winner overlay beside it.
+                with ui.column().classes("w-full items-center board-stage"):
                     look = look_for(game.kind)
-                    self.board = Board(on_piece_click=self._board_click,
-                                       on_target_click=self._target_click,
-                                       layout=look.layout, colours=game.rules.colours,
-                                       label=look.board_label, piece_words=look.piece_label,
-                                       house=game.house)
+                    with Region().classes("w-full items-center"):
+                        self.board = Board(on_piece_click=self._board_click,
+                                           on_target_click=self._target_click,
+                                           layout=look.layout, colours=game.rules.colours,
+                                           label=look.board_label, piece_words=look.piece_label,
+                                           house=game.house)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
             with Region().classes("controls-column gap-2"):
