@@ -39,12 +39,65 @@ const BoardBase = {
   `,
 };
 
+// One piece, a component of its own: a show() that moves one piece re-renders that piece (and
+// those whose flags changed), not all of them. Its props are plain values, so Vue can tell.
+const BoardPiece = {
+  props: {
+    pkey: String, n: Number, x: Number, y: Number, r: Number, hit: Number, label: String,
+    movable: Boolean, selected: Boolean, fill: String, dark: String, upright: String, reduced: Boolean,
+  },
+  emits: ["press"],
+  data() {
+    return { focused: false };
+  },
+  created() {
+    // Only movable pieces listen for focus: Chromium makes any SVG element with focus
+    // listeners a tab stop, whatever its tabindex. One object, so a re-render rebinds nothing.
+    this.focusWatch = { focus: () => (this.focused = true), blur: () => (this.focused = false) };
+  },
+  methods: {
+    press() {
+      this.$emit("press", this.pkey);
+    },
+  },
+  template: `
+    <g :data-testid="'board-piece-' + pkey" role="button"
+       :aria-label="label" :aria-disabled="movable ? null : 'true'" :tabindex="movable ? 0 : null"
+       :transform="'translate(' + x + ' ' + y + ')'"
+       :style="{ cursor: movable ? 'pointer' : 'default', outline: 'none' }"
+       @click="press" @keydown.enter.prevent="press" @keydown.space.prevent="press"
+       v-on="movable ? focusWatch : {}">
+      <circle v-if="movable" :r="hit" fill="transparent"/>
+      <template v-if="selected">
+        <circle class="selected-ring" :r="r * 1.27" fill="none" stroke="#ffffff" :stroke-width="r * 0.45"/>
+        <circle :r="r * 1.27" fill="none" stroke="#1b1b1b" :stroke-width="r * 0.23"/>
+      </template>
+      <template v-else-if="movable">
+        <circle :r="r * 1.23" fill="none" stroke="#ffffff" :stroke-width="r * 0.36"/>
+        <circle :r="r * 1.23" fill="none" stroke="#1b1b1b" :stroke-width="r * 0.16"
+                :stroke-dasharray="r * 0.32 + ' ' + r * 0.23">
+          <animate v-if="!reduced" attributeName="stroke-opacity" values="1;0.45;1" dur="1.2s"
+                   repeatCount="indefinite"/>
+        </circle>
+      </template>
+      <circle :r="r + 2" fill="#ffffff"/>
+      <circle :r="r - 1" :fill="fill" :stroke="dark" stroke-width="3"/>
+      <circle :r="Math.max(r - 5, 1)" fill="none" stroke="#ffffff" stroke-opacity="0.45" stroke-width="2"/>
+      <text :transform="upright" text-anchor="middle" dominant-baseline="central" :font-size="r * 1.2"
+            font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-weight="700"
+            fill="#ffffff" :stroke="dark" stroke-width="4" stroke-linejoin="round" paint-order="stroke"
+            pointer-events="none">{{ n }}</text>
+      <circle v-if="movable && focused" class="focus-ring" :r="r + 13" fill="none" stroke="#0b57d0" stroke-width="5"/>
+    </g>
+  `,
+};
+
 export default {
-  components: { BoardBase },
+  components: { BoardBase, BoardPiece },
   props: { geometry: Object, state: String },
   emits: ["piece_click", "target_click"],
   data() {
-    return { anim: null, clock: 0, frame: 0, focused: null, lastSeq: 0, prefersReduced: false };
+    return { anim: null, clock: 0, frame: 0, lastSeq: 0, prefersReduced: false };
   },
   computed: {
     // The state comes as one JSON string: cheaper for the server to send than nested lists.
@@ -125,13 +178,9 @@ export default {
         this.$emit("target_click", { index: k, stamp });
       }
     },
-    // Only movable pieces listen for focus: Chromium makes any SVG element with focus
-    // listeners a tab stop, whatever its tabindex.
-    focusWatch(key) {
-      return {
-        focus: () => (this.focused = key),
-        blur: () => (this.focused = null),
-      };
+    pressKey(key) {
+      const p = this.pieces.find((q) => q.key === key);
+      if (p) this.press(p);
     },
     finish() {
       cancelAnimationFrame(this.frame);
@@ -220,34 +269,9 @@ export default {
                   paint-order="stroke">{{ b[2] }}</text>
           </g>
         </g>
-        <g v-for="p in pieces" :key="p.key" :data-testid="'board-piece-' + p.key" role="button"
-           :aria-label="p.label" :aria-disabled="p.movable ? null : 'true'" :tabindex="p.movable ? 0 : null"
-           :transform="'translate(' + p.x + ' ' + p.y + ')'"
-           :style="{ cursor: p.movable ? 'pointer' : 'default', outline: 'none' }"
-           @click="press(p)" @keydown.enter.prevent="press(p)" @keydown.space.prevent="press(p)"
-           v-on="p.movable ? focusWatch(p.key) : {}">
-          <circle v-if="p.movable" :r="p.hit" fill="transparent"/>
-          <template v-if="p.selected">
-            <circle class="selected-ring" :r="p.r * 1.27" fill="none" stroke="#ffffff" :stroke-width="p.r * 0.45"/>
-            <circle :r="p.r * 1.27" fill="none" stroke="#1b1b1b" :stroke-width="p.r * 0.23"/>
-          </template>
-          <template v-else-if="p.movable">
-            <circle :r="p.r * 1.23" fill="none" stroke="#ffffff" :stroke-width="p.r * 0.36"/>
-            <circle :r="p.r * 1.23" fill="none" stroke="#1b1b1b" :stroke-width="p.r * 0.16"
-                    :stroke-dasharray="p.r * 0.32 + ' ' + p.r * 0.23">
-              <animate v-if="!reduced" attributeName="stroke-opacity" values="1;0.45;1" dur="1.2s"
-                       repeatCount="indefinite"/>
-            </circle>
-          </template>
-          <circle :r="p.r + 2" fill="#ffffff"/>
-          <circle :r="p.r - 1" :fill="p.fill" :stroke="p.dark" stroke-width="3"/>
-          <circle :r="Math.max(p.r - 5, 1)" fill="none" stroke="#ffffff" stroke-opacity="0.45" stroke-width="2"/>
-          <text :transform="upright" text-anchor="middle" dominant-baseline="central" :font-size="p.r * 1.2"
-                font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-weight="700"
-                fill="#ffffff" :stroke="p.dark" stroke-width="4" stroke-linejoin="round" paint-order="stroke"
-                pointer-events="none">{{ p.n }}</text>
-          <circle v-if="p.movable && focused === p.key" class="focus-ring" :r="p.r + 13" fill="none" stroke="#0b57d0" stroke-width="5"/>
-        </g>
+        <BoardPiece v-for="p in pieces" :key="p.key" :pkey="p.key" :n="p.n" :x="p.x" :y="p.y" :r="p.r"
+                    :hit="p.hit" :label="p.label" :movable="p.movable" :selected="p.selected" :fill="p.fill"
+                    :dark="p.dark" :upright="upright" :reduced="reduced" @press="pressKey"/>
       </g>
     </svg>
   `,

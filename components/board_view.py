@@ -190,6 +190,12 @@ def _flashes(plans: Iterable[Plan], start: int) -> list[list[float]]:
             for _, _, points, _, t0, end in plans if end == start]
 
 
+def _still(view: Mapping[str, Any]) -> bool:
+    """Whether a view plays nothing (no move, sound, burst or flash): shown again unchanged,
+    it would change nothing on screen."""
+    return not (view["moves"] or view["sound"] or view["bursts"] or view["flashes"])
+
+
 def _target_ring(layout: BoardLayout, colour: int, progress: int) -> list[float]:
     """Where a landing preview goes: the square or lane cell, or the colour's HOME triangle."""
     if progress == layout.HOME:
@@ -282,10 +288,9 @@ class Board(ui.element, component="board.js"):
                                                                   strict=True)]
         drawn = self._drawn(pieces, movable_set, selected, labels or {})
         self._movable = movable_set
-        self._seq += 1
         plans = [] if reduced_motion else self._plans(list(moves), pieces)
-        self._set_view({
-            "seq": self._seq,
+        view = {
+            "seq": self._seq + 1,
             "rotation": rotation % 4,
             "reduced": reduced_motion,
             "active": [1 if c < len(pieces) and pieces[c] else 0
@@ -298,8 +303,12 @@ class Board(ui.element, component="board.js"):
             "bursts": [] if reduced_motion else self._bursts(bursts, pieces),
             "flashes": _flashes(plans, self.layout.START),
             "stamp": stamp,
-        })
+        }
         self._shown = pieces
+        if _still(view) and view == {**self.view, "seq": self._seq + 1}:
+            return  # the same drawing, with nothing to play: the browser is not told
+        self._seq += 1
+        self._set_view(view)
 
     def _drawn(self, pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
                selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:

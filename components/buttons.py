@@ -19,6 +19,7 @@ from nicegui.elements.mixins.text_element import TextElement
 from nicegui.events import ClickEventArguments, handle_event
 
 from .palette import Tone
+from .updates import set_props
 
 
 class PlainButton(TextElement, DisableableElement):
@@ -77,4 +78,4 @@ class PlainButton(TextElement, DisableableElement):
         self.update()
 
     def _handle_enabled_change(self, enabled: bool) -> None:
-        self._props["disabled"] = not enabled  # the HTML attribute, not Quasar's prop
+        set_props(self, {"disabled": not enabled})  # the HTML attribute, not Quasar's prop

@@ -14,7 +14,6 @@ stamp.
 from __future__ import annotations
 
 import functools
-import html
 import inspect
 import logging
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from .buttons import PlainButton
 from .dice_view import Dice
 from .game_details import game_details
 from .looks import look_for
+from .move_log import MoveLog
 from .palette import PAINT
 from .presses import stamp_text, version_of
 from .region import Region
@@ -92,13 +92,16 @@ class TableView:
                 if game.turn_clock:
                     ui.label(f"Turn clock: {clock_words(game.turn_clock)}").classes(
                         "text-sm").props('data-testid=table-clock')
-                with Region().classes("w-full items-center board-stage"):
+                # The board in a region of its own: its update redraws the board alone, not
+                # the winner overlay beside it.
+                with ui.column().classes("w-full items-center board-stage"):
                     look = look_for(game.kind)
-                    self.board = Board(on_piece_click=self._board_click,
-                                       on_target_click=self._target_click,
-                                       layout=look.layout, colours=game.rules.colours,
-                                       label=look.board_label, piece_words=look.piece_label,
-                                       house=game.house)
+                    with Region().classes("w-full items-center"):
+                        self.board = Board(on_piece_click=self._board_click,
+                                           on_target_click=self._target_click,
+                                           layout=look.layout, colours=game.rules.colours,
+                                           label=look.board_label, piece_words=look.piece_label,
+                                           house=game.house)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
             with Region().classes("controls-column gap-2"):
@@ -151,9 +154,7 @@ class TableView:
                 'data-testid=status aria-live=polite role=status')
         with ui.expansion("Moves", value=True).classes("w-full").props(
                 f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
-            # One element whose content is the entries: a new entry is one small update,
-            # however many entries move down.
-            self.log_view = ui.html("", sanitize=False).classes("log text-sm").props(
+            self.log_view = MoveLog().classes("log text-sm").props(
                 'data-testid=log role=list aria-label="Moves, newest first"')
         with ui.expansion("This game").classes("w-full").props(
                 f'dense data-testid=game-panel expand-icon="{ARROW_ICON}"'):
@@ -383,8 +384,7 @@ class TableView:
         self.hint_button.set_enabled(screen.can_hint)
         self.best_button.set_enabled(screen.can_hint)
         self.status.set_text(screen.status)
-        self.log_view.set_content("".join(f'<div role="listitem">{html.escape(line)}</div>'
-                                          for line in screen.log))
+        self.log_view.show(screen.log)
         for button in (self.roll_button, self.hint_button, self.best_button,
                        *self.piece_buttons, *self.option_buttons):
             set_props(button, {"data-stamp": stamp})

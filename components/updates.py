@@ -5,6 +5,11 @@ values go through ``ast.literal_eval``, whose helper closures are reference cycl
 for every button on every redraw, they fill the cyclic garbage collector, whose pauses then
 delay every game on the server. ``set_props`` takes the values as Python objects and sends
 an update only when one of them changed.
+
+It writes them straight into the element's props dict and asks for one update. Going through
+the props' observable dict instead costs a change event per call, whose handler NiceGUI looks
+up by signature each time: about 30 µs against 4 µs for a stamp, and a redraw changes a dozen
+props (every action control's stamp, the buttons' states and labels) for every tab.
 """
 
 from __future__ import annotations
@@ -26,8 +31,7 @@ def set_props(element: ui.element, values: Mapping[str, Any], remove: Iterable[s
     gone = [key for key in remove if key in props]
     if not changed and not gone:
         return
-    with props.suspend_updates():
-        for key in gone:
-            del props[key]
-        props.update(changed)
+    for key in gone:
+        dict.__delitem__(props, key)
+    dict.update(props, changed)  # plain values (text, numbers, flags): nothing to observe
     element.update()

@@ -10,8 +10,7 @@ and awaiting the handler, bounded polling) are in ``ui_helpers``.
 from __future__ import annotations
 
 import gc
-import html
-import re
+import json
 import weakref
 from collections.abc import Awaitable, Sequence
 
@@ -43,8 +42,11 @@ from ui_helpers import (
     until,
 )
 
+from components.looks import look_for
 from components.server import Server
 from components.setup import SetupForm
+from components.table_model import LOG_LINES
+from components.texts import move_log
 from parcheesi.ai import hint
 from parcheesi.board import HOME, START
 from parcheesi.config import Config
@@ -82,9 +84,7 @@ def board_pieces(user: User) -> dict[tuple[int, int], list]:
 
 def log_lines(user: User) -> list[str]:
     """The move log's entries (one element each), newest first."""
-    content = str(element(user, "log").content)
-    return [html.unescape(entry) for entry in re.findall(
-        r'<div role="listitem">(.*?)</div>', content)]
+    return list(element(user, "log").lines)
 
 
 async def first_roll_to_play(app_server: Server, user: User) -> None:
@@ -517,6 +517,59 @@ async def test_every_answer_gives_the_controls_a_new_stamp(
     stamps.append(element(user, "roll").props["data-stamp"])
     assert len(set(stamps)) == 4, stamps
     assert all(s.split(".")[0] == stamps[0].split(".")[0] for s in stamps)  # same position
+
+
+async def test_a_redraw_with_nothing_new_sends_nothing(
+        app_server: Server, table_user: User) -> None:
+    """Each part of the table is sent only when it changed: drawn again as it is, the table
+    sends the browser no update at all (no board, no stamp, no log)."""
+    user = table_user
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
+    (view,) = [listener.__self__ for listener in game.listeners]
+    outbox = user.client.outbox
+    with user:
+        view.redraw([])
+        outbox.updates.clear()
+        view.redraw([])
+        assert not outbox.updates
+        view.answers += 1  # an answer: every action control shows the new stamp
+        view.redraw([])
+    stamped = {e.id for e in (view.roll_button, view.hint_button, view.best_button,
+                              *view.piece_buttons, view.board)}
+    assert stamped <= set(outbox.updates)
+
+
+async def test_the_log_shows_the_newest_entries_first_through_a_game(
+        app_server: Server, table_user: User) -> None:
+    """All through a game of computers, the log is the game's latest sentences, newest first,
+    one element each; an entry keeps its key while it stays shown (the browser adds the new
+    line and drops the oldest)."""
+    user = table_user
+    await user.open("/new")
+    await choose(user, "mode", "same_device")
+    await choose(user, "player-count", 2)
+    await choose(user, "kind-ruby", COMPUTER)
+    await click(user, "start-game")
+    game = await live_game(app_server, user)
+    log = element(user, "log")
+    names = {c: s.display_name(game.rules.colours) for c, s in game.seats.items()}
+    seen: list[tuple[int, str]] = []
+    checked = 0
+    while not game.over:
+        version = game.version
+        await until(lambda v=version: game.over or game.version > v, "the next action")
+        entries = [tuple(e) for e in json.loads(log.props["entries"])]
+        assert [text for _, text in entries] == list(log.lines) == move_log(
+            game.stats.recent, look_for(game.kind).describe, names.__getitem__, LOG_LINES)
+        assert len(set(key for key, _ in entries)) == len(entries)
+        kept = [e for e in entries if e[0] in dict(seen)]
+        assert kept == [e for e in seen if e[0] in dict(entries)]  # same keys, same words
+        assert all(new[0] > old[0] for new in entries[:len(entries) - len(kept)]
+                   for old in seen)  # a new entry has a new key, above the others
+        seen = entries
+        checked += 1
+    assert checked > LOG_LINES and len(log.lines) == LOG_LINES
 
 
 async def test_a_closed_setup_page_leaves_nothing_behind(table_user: User) -> None:
