@@ -88,7 +88,24 @@ def apply(state: LudoState, action: Action, dice: Dice = None
 def advance(state: LudoState, action: Action, dice: Dice = None, events: Events = None
             ) -> LudoState:
     """The state after ``action``: :func:`apply` without the event objects unless a list
-    is given for them (simulations and searches only want the position)."""
+    is given for them (simulations and searches only want the position).
+
+    The roll and the move the phase waits for, twice per roll of a game, are told by the
+    action's exact class: ``type()`` is cheaper than ``isinstance``, whose miss for a roll
+    was about 1% of a simulated game. Everything else (another phase, another action, a
+    subclass) goes through :func:`_checked`, which says what is wrong."""
+    if type(action) is Move and state.phase is _MOVE:
+        return _move(state, action, events)
+    if type(action) is Roll and state.phase is _ROLL:
+        die = dice(state.rolls) if callable(dice) else dice
+        if type(die) is not int or not 1 <= die <= 6:  # type(): cheaper than __class__
+            die = _die(state, dice)  # says what is wrong with it (or takes it)
+        return _roll(state, die, events)
+    return _checked(state, action, dice, events)
+
+
+def _checked(state: LudoState, action: Action, dice: Dice, events: Events) -> LudoState:
+    """:func:`advance` for any action in any phase, by ``isinstance``."""
     phase = state.phase
     if isinstance(action, Move):
         if phase is not _MOVE:
@@ -96,10 +113,7 @@ def advance(state: LudoState, action: Action, dice: Dice = None, events: Events 
         return _move(state, action, events)
     if isinstance(action, Roll):
         if phase is _ROLL:
-            die = dice(state.rolls) if callable(dice) else dice
-            if type(die) is not int or not 1 <= die <= 6:  # type(): cheaper than __class__
-                die = _die(state, dice)  # says what is wrong with it (or takes it)
-            return _roll(state, die, events)
+            return _roll(state, _die(state, dice), events)
         if phase is _OPENING:
             return _opening_roll(state, _die(state, dice), events)
         raise IllegalAction(f"cannot roll now ({waiting_for(state)})")
