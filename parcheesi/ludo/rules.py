@@ -184,20 +184,23 @@ def _opening_roll(state: LudoState, die: int, events: Events) -> LudoState:
 def _roll(state: LudoState, die: int, events: Events) -> LudoState:
     """The die is rolled: the moves it allows are kept on the new state, or the turn goes on
     without a move (a third six, a roll no piece can use). The old state's fields are read
-    as attributes, cheaper than the copied dictionary's items."""
+    as attributes, cheaper than the copied dictionary's items, and the run of sixes is set
+    only when it changes: a dictionary store is dearer than the test."""
     colour, house = state.turn, state.house
-    sixes = state.sixes + 1 if die == 6 else 0
     values = state.__dict__.copy()
     values["dice"] = _DIE[die]
-    values["sixes"] = sixes
     values["rolls"] = state.rolls + 1
     values["race_rolls"] = state.race_rolls + 1
-    if sixes == 3 and "third_six" in house:
-        values["moves"] = None
-        if events is not None:
-            events.append(Rolled(colour, (die,), ()))
-            events.append(ThirdSix(colour))
-        return _pass_turn(state, values, events)
+    if die == 6:
+        sixes = values["sixes"] = state.sixes + 1
+        if sixes == 3 and "third_six" in house:
+            values["moves"] = None
+            if events is not None:
+                events.append(Rolled(colour, (die,), ()))
+                events.append(ThirdSix(colour))
+            return _pass_turn(state, values, events)
+    elif state.sixes:  # after a roll that was no six (most rolls) there is nothing to reset
+        values["sixes"] = 0
     options = find_moves(state.pieces, colour, die, house)
     if options:
         if events is not None:
@@ -337,7 +340,8 @@ def _pass_turn(state: LudoState, values: Values, events: Events) -> LudoState:
     values["turn"] = nxt
     values["dice"] = None
     values["portions"] = ()
-    values["sixes"] = 0
+    if values["sixes"]:  # mostly 0 already: the roll before was no six
+        values["sixes"] = 0
     new = _NEW(LudoState)
     _SET_FIELDS(new, values)
     return new
