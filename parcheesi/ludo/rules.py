@@ -48,7 +48,7 @@ from .events import (
     RollAgain,
     ThirdSix,
 )
-from .moves import LegalMove, find_moves, legal_moves, moved_pieces
+from .moves import SWAP, LegalMove, find_moves, legal_moves, moved_pieces
 from .state import LudoState, new_state
 
 DRAW_ROLLS = 1000
@@ -231,8 +231,11 @@ def _move(state: LudoState, action: Move, events: Events) -> LudoState:
             break
     else:
         move = _matching(state, action)
-    colour = state.turn
-    pieces = moved_pieces(state.pieces, colour, move)
+    colour, pieces = state.turn, state.pieces
+    if move[3]:  # a capture: moved_pieces sends the victims to their yards too
+        pieces = moved_pieces(pieces, colour, move)
+    else:  # what moved_pieces does, without its call (over 1% of a simulated game)
+        pieces = SWAP[colour](pieces, SWAP[move[0]](pieces[colour], move[1]))
     if events is not None:
         _report_move(state, move, events)
     values = state.__dict__.copy()
