@@ -243,6 +243,27 @@ def test_a_refused_action_changes_nothing():
         apply(state, Roll())
 
 
+class OwnRoll(Roll):
+    __slots__ = ()
+
+
+class OwnMove(Move):
+    __slots__ = ()
+
+
+def test_a_roll_or_move_of_a_subclass_is_applied_like_the_action_itself():
+    # The turn machine tells the usual roll and move by their exact class; an action of a
+    # subclass takes the checked way, which must lead to the same game.
+    state = at_roll(RED, {RED: [5, 11, Y, Y], GREEN: [47, Y, Y, Y]})
+    rolled, first = apply(state, OwnRoll(), 6)
+    moved, second = apply(rolled, OwnMove(0))
+    assert (moved, first + second) == play(state, 6, Move(0))
+    with pytest.raises(IllegalAction, match=r"a die is a value 1\.\.6"):
+        apply(state, OwnRoll(), 7)
+    with pytest.raises(IllegalAction, match="cannot move now"):
+        apply(state, OwnMove(0))
+
+
 def test_an_unusable_roll_passes_the_turn():
     state = at_roll(RED, {RED: [54, Y, Y, H], YELLOW: [Y] * 4})
     state, events = play(state, 3)

@@ -127,19 +127,20 @@ def moved_pieces(pieces: Pieces, colour: int, move: LegalMove) -> Pieces:
     """The pieces after ``colour`` makes ``move``: the piece at its end, victims in their
     yards."""
     piece, end, _, victims, _ = move
-    pieces = _SWAP[colour](pieces, _SWAP[piece](pieces[colour], end))
+    pieces = SWAP[colour](pieces, SWAP[piece](pieces[colour], end))
     if victims:  # rare: skip making an iterator for none
         for other, k in victims:
-            pieces = _SWAP[other](pieces, _SWAP[k](pieces[other], YARD))
+            pieces = SWAP[other](pieces, SWAP[k](pieces[other], YARD))
     return pieces
 
 
-_SWAP: tuple[Callable[[tuple[Any, ...], Any], tuple[Any, ...]], ...] = (
+SWAP: tuple[Callable[[tuple[Any, ...], Any], tuple[Any, ...]], ...] = (
     lambda t, v: (v, t[1], t[2], t[3]),
     lambda t, v: (t[0], v, t[2], t[3]),
     lambda t, v: (t[0], t[1], v, t[3]),
     lambda t, v: (t[0], t[1], t[2], v),
 )
-"""_SWAP[k](t, v): the 4-tuple ``t`` with item ``k`` replaced by ``v`` (four pieces, four
-colours), the cheapest way Python has to make it."""
+"""SWAP[k](t, v): the 4-tuple ``t`` with item ``k`` replaced by ``v`` (four pieces, four
+colours), the cheapest way Python has to make it. The turn machine places the piece of a
+move that captures nobody with these itself, without :func:`moved_pieces`' call."""
 
