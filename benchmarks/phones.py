@@ -436,20 +436,20 @@ class Page:
     async def two_step_moves(self, timeout: float) -> None:
         """At a table: turn off "Move at once when a piece has one move" (the settings
         dialog's switch; kept for this browser), so that pressing a piece only selects it
-        and shows its movements, as the benchmarks count it. Returns once the table has
-        redrawn for the change, a redraw nobody else sees."""
+        and shows its movements, as the benchmarks count it. Returns once the server has
+        taken the change (the switch's new value comes back in the redraw's message; the
+        board itself, unchanged by the setting, is not sent again)."""
         key = await self.wait(lambda: self.first("setting-one-tap"), timeout,
                               "the one-tap setting")
         if self.elements[key].get("props", {}).get("model-value") is False:
             return
-        seq = self.board_seq
 
-        def redrawn() -> bool:  # the switch's new value comes in the redraw's own message
+        def taken() -> bool:
             switch = self.elements.get(key, {}).get("props", {})
-            return switch.get("model-value") is False and self.board_seq != seq
+            return switch.get("model-value") is False
 
         await self.emit(key, "update:modelValue", False)
-        await self.wait(redrawn, timeout, "the redraw after the setting")
+        await self.wait(taken, timeout, "the setting to be taken")
 
 
 async def acker(pages: Callable[[], list[Page]], stop: asyncio.Event) -> None:
