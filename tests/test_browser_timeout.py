@@ -18,7 +18,7 @@ from conftest import on_server_loop, start_chromium
 from nicegui.testing import Screen
 from selenium import webdriver
 from selenium.webdriver.common.by import By
-from test_rooms_browser import Phone
+from test_rooms_browser import Phone, invite_sapphire
 
 from components.server import Server
 
@@ -63,15 +63,7 @@ def test_a_guest_who_lets_the_time_run_out_sees_the_computer_move_then_plays_on(
         app_wall: FakeWall) -> None:
     server: Server = screen.app_server  # type: ignore[attr-defined]
     screen.selenium.set_window_size(390, 844)
-    host = Phone(screen.selenium)
-    screen.open("/new")
-    screen.click("Online room")
-    screen.click("2 players")
-    host.click("kind-sapphire")
-    screen.selenium.find_element(
-        By.XPATH, "//div[contains(@class, 'q-item')][normalize-space(.)='Invited player']"
-    ).click()
-    host.type("name-ruby", "Hana")
+    host = invite_sapphire(screen)
     host.click("turn-clock")
     screen.selenium.find_element(
         By.XPATH, "//div[contains(@class, 'q-item')][normalize-space(.)='30 seconds']").click()

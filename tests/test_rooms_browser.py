@@ -96,9 +96,9 @@ class Phone:
         self.wait(lambda: f"moved piece 1 {then}" in self.text("log"), f"the move {then}")
 
 
-@pytest.mark.browser
-def test_host_and_guest_play_the_first_turns_in_two_browsers(
-        screen: Screen, nicegui_chrome_options: webdriver.ChromeOptions) -> None:
+def invite_sapphire(screen: Screen) -> Phone:
+    """The host's browser fills in /new for a two-player room: Hana on Ruby, Sapphire an
+    invited player (not created yet)."""
     host = Phone(screen.selenium)
     screen.open("/new")
     screen.click("Online room")
@@ -109,6 +109,13 @@ def test_host_and_guest_play_the_first_turns_in_two_browsers(
     ).click()
     host.wait(lambda: "joins with the code" in host.page_text(), "Sapphire to be invited")
     host.type("name-ruby", "Hana")
+    return host
+
+
+@pytest.mark.browser
+def test_host_and_guest_play_the_first_turns_in_two_browsers(
+        screen: Screen, nicegui_chrome_options: webdriver.ChromeOptions) -> None:
+    host = invite_sapphire(screen)
     host.click("start-game")
     host.wait(lambda: host.all("room-code"), "the room")
     code = host.text("room-code").replace(" ", "")
