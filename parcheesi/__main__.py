@@ -35,6 +35,9 @@ from .games import DEFAULT_GAME, GAMES, GameRules
 from .notation import MAX_REQUEST_LENGTH, NotationError, brief, decode_request, parse_json
 from .simulate import simulate
 
+TRAIN_ITERATIONS = 60
+"""Iterations of the shipped weights' training (``train``'s default)."""
+
 
 def game_request(text: str) -> tuple[GameRules, dict[str, Any]]:
     """The game a request is for (``"game"``, Parcheesi when absent) and the rest of it."""
@@ -130,6 +133,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"  {name:7} wins {wins[name]:6} ({rate['rate']:.1%}, 95% {rate['low']:.1%}"
               f"..{rate['high']:.1%})  decision ms p50 {times['p50']} p99 {times['p99']} "
               f"max {times['max']}")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .expert.training import Settings, export, train
+
+    if args.iterations < 1 or args.games < 1 or args.workers < 1:
+        return _fail("--iterations, --games and --workers must be at least 1")
+    settings = Settings(seed=args.seed, games=args.games)
+    point = train(Path(args.dir), settings, args.iterations, args.workers,
+                  lambda line: print(json.dumps(line), flush=True))
+    if args.export:
+        export(point, Path(args.export))
+        print(f"weights written to {args.export}")
     return 0
 
 
@@ -240,6 +257,19 @@ def main(argv: list[str] | None = None) -> int:
                           f"{', '.join(GAMES['ludo'].house_rules)})")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
+    train = commands.add_parser("train", help="train the learned evaluation by self-play "
+                                "(stops and goes on from its checkpoint)")
+    train.add_argument("--dir", default="data/training",
+                       help="where the checkpoint is kept (default: data/training)")
+    train.add_argument("--iterations", type=int, default=TRAIN_ITERATIONS,
+                       help="train until this many iterations are done")
+    train.add_argument("--games", type=int, default=2000,
+                       help="self-play games per iteration (a new run only)")
+    train.add_argument("--seed", type=int, default=2026, help="(a new run only)")
+    train.add_argument("--workers", type=int, default=2,
+                       help="processes to play in (the weights do not depend on it)")
+    train.add_argument("--export", help="write the weights and their note here when done")
+    train.set_defaults(run=cmd_train)
     for name, run, text in (
             ("verify", cmd_verify, "check a game record: legal actions, dice from the "
              "committed seed"),

@@ -295,6 +295,34 @@ def capture_chances(pieces: Pieces, me: int,
     return {i: 1 - s for i, s in survive.items()}
 
 
+def capture_chances_all(pieces: Pieces, board: dict[int, tuple[int, int]]
+                        ) -> list[dict[int, float]]:
+    """:func:`capture_chances` of every colour at once (empty for a colour not racing):
+    each racing colour's reach is worked out once and used against every other colour."""
+    blocked = [sq for sq, (_, n) in board.items() if n == 2]
+    racing = [c for c in range(4) if pieces[c] and pieces[c] != _ALL_HOME]
+    reaches: dict[int, _Reach] = {}
+    result: list[dict[int, float]] = [{}, {}, {}, {}]
+    for me in racing:
+        exposed = _exposed(pieces, me)
+        if not exposed:
+            continue
+        squares = TRACK_SQUARES[me]
+        survive = dict.fromkeys(exposed, 1.0)
+        for o in racing:
+            if o == me:
+                continue
+            reach = reaches.get(o)
+            if reach is None:
+                reach = reaches[o] = _Reach.of(pieces[o], o, blocked)
+            for i in exposed:
+                mask = reach.hits(squares[pieces[me][i]])
+                if mask:
+                    survive[i] *= 1 - mask.bit_count() / 36
+        result[me] = {i: 1 - s for i, s in survive.items()}
+    return result
+
+
 @dataclass(frozen=True, slots=True)
 class _Reach:
     """Where one opponent's next roll can land (see :func:`capture_chances`)."""

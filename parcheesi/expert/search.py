@@ -1,0 +1,85 @@
+"""Expert: the learned evaluation with one ply of chance.
+
+For the roll to play, every end position is rated by the network; the few best (a move
+filter, as backgammon programs search only their best candidates deeper) are then rated
+again by looking one roll further: for each of the 21 distinct rolls of whoever rolls
+next (the opponent, or the player again after doubles), that roller's best answer by the
+network, and the chance it leaves, weighted by the roll's probability. The candidate with
+the best expectation is played.
+
+A time budget bounds the search: a candidate not fully searched when it runs out is left
+out, and with none searched the network's own choice stands, so one slow position (a
+doubles roll with hundreds of end positions for every answer) never stalls a table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..analysis import outcomes_after_roll
+from ..state import State
+from .network import Array, Network
+from .values import ALL_HOME, race_chances
+
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+"""The 21 distinct rolls; ``WEIGHTS`` their chances (a pair of different dice is twice as
+likely as one doubles)."""
+WEIGHTS = np.array([1 / 36 if a == b else 2 / 36 for a, b in ROLLS])
+CANDIDATES = 4
+"""At most this many end positions are searched a ply deeper."""
+MARGIN = 0.08
+"""...and only those the network rates within this chance of the best."""
+BUDGET = 0.25
+"""Seconds of search per decision at most (Expert's p99 target is 0.3 s)."""
+
+
+def shortlist(values: Array, count: int = CANDIDATES, margin: float = MARGIN) -> list[int]:
+    """The indices worth a deeper look: the best ``count`` within ``margin`` of the best."""
+    order = np.argsort(-values, kind="stable")
+    best = values[order[0]]
+    return [int(k) for k in order[:count] if values[k] >= best - margin]
+
+
+def one_ply(net: Network, after: State, me: int) -> float:
+    """``me``'s chance to win after the roll that follows ``after``: over the 21 rolls of
+    whoever rolls next, the roller's best answer by the network."""
+    roller = after.turn
+    ends: list[State] = []
+    spans: list[tuple[int, int]] = []
+    for dice in ROLLS:
+        answers = [end for end, _ in outcomes_after_roll(after, dice)]
+        spans.append((len(ends), len(ends) + len(answers)))
+        ends += answers
+    values = race_chances(net, ends, roller)
+    expected = 0.0
+    for weight, (first, last) in zip(WEIGHTS, spans, strict=True):
+        best = first + int(np.argmax(values[first:last, roller]))
+        expected += weight * values[best, me]
+    return expected
+
+
+def choose(net: Network, state: State, ends: list[State], budget: float = BUDGET,
+           clock: Callable[[], float] = time.perf_counter) -> int:
+    """The index in ``ends`` (every end position of the roll ``state`` is in) to play."""
+    me = state.turn
+    if len(ends) == 1:
+        return 0
+    for k, end in enumerate(ends):
+        if end.pieces[me] == ALL_HOME:
+            return k
+    static = race_chances(net, ends, me)[:, me]
+    picks = shortlist(static)
+    if len(picks) == 1 or any(end.winner is not None for end in ends):
+        return picks[0]
+    deadline = clock() + budget
+    best, best_value = picks[0], -1.0
+    for k in picks:
+        value = one_ply(net, ends[k], me)
+        if clock() > deadline:
+            break
+        if value > best_value:
+            best, best_value = k, value
+    return best

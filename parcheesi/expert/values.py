@@ -1,0 +1,59 @@
+"""Chances to win of whole positions, in colours, from the learned evaluation.
+
+The network speaks in slots seen from the colour to roll (:mod:`.encoding`); everything
+outside this package speaks in colours. Colours with every piece HOME are out of the race
+(the encoding marks them absent), so after a first finish, when a table plays on, the same
+chances read as each racing colour's chance to finish next.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import HOME
+from ..state import Phase, State
+from .encoding import encode
+from .network import Array, Encoded, Network
+
+ALL_HOME = (HOME,) * 4
+
+
+def encoded(state: State) -> Encoded:
+    """The network's input for a position between rolls (or before a roll's decision: the
+    position is read as if the player to act were about to roll)."""
+    doubles = state.doubles if state.phase is Phase.ROLL else 0
+    return encode(state.pieces, state.turn, doubles)
+
+
+def race_chances(net: Network, states: list[State], mover: int) -> Array:
+    """(len(states), 4): each colour's chance to be the next to finish from each position
+    (end positions of one roll of ``mover``'s; 0 for a colour out of the race). A position
+    where ``mover`` has just finished is certain."""
+    result = np.zeros((len(states), 4))
+    pending: list[int] = []
+    inputs: list[Encoded] = []
+    for row, state in enumerate(states):
+        if state.pieces[mover] == ALL_HOME:
+            result[row, mover] = 1.0
+        else:
+            pending.append(row)
+            inputs.append(encoded(state))
+    if inputs:
+        by_slot = net.chances(inputs)
+        for k, row in enumerate(pending):
+            roller = states[row].turn
+            result[row] = np.roll(by_slot[k], roller)
+    return result
+
+
+def win_chances(net: Network, state: State) -> Array:
+    """Each colour's chance to win the game (the first to finish) from ``state``."""
+    result = np.zeros(4)
+    if state.winner is not None:
+        result[state.winner] = 1.0
+        return result
+    if state.phase is Phase.OPENING:
+        result[list(state.colours)] = 1 / len(state.colours)
+        return result
+    chances: Array = race_chances(net, [state], state.turn)[0]
+    return chances
