@@ -64,12 +64,12 @@ differs, and the choices made:
   apart for the whole turn) is our rules'.
 - Seats: Racket always seats four colours. Here an inactive colour has no pieces, so only
   the opponents actually seated threaten; a player already placed (playing on for places)
-  has every piece HOME and so threatens nothing, as in Racket.
+  has every piece HOME and so threatens nothing.
 - Ties: Racket picks at random among the best scores; here the pick among them comes from
   the generator seeded from the state (``ai._rng``), so a game replays identically.
 - The end of the game: as in Racket, the finishing position has no special case. It scores
-  1036 (distance 0, nothing to hit), which only a blockade on the lane's last two squares
-  with the other pieces HOME would beat.
+  1036 (distance 0, nothing to hit), which only blockades on the lane's last two squares
+  with every other piece HOME would beat.
 """
 
 from __future__ import annotations
