@@ -246,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     choose.set_defaults(run=cmd_choose)
     sim = commands.add_parser("simulate", help="play computer-only games")
     sim.add_argument("--players", required=True,
-                     help="2-4 comma-separated players: random, easy, medium, hard")
+                     help="2-4 comma-separated players: random, easy, medium, hard "
+                          "(Parcheesi also grace, an outside benchmark opponent)")
     sim.add_argument("--games", type=int, default=200)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--workers", type=int, default=1,

@@ -25,6 +25,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
+from . import grace
 from .board import (
     COLOURS,
     HOME,
@@ -51,8 +52,9 @@ from .state import Phase, Pieces, State
 
 TABLE_LEVELS = ("easy", "medium", "hard")
 """The levels a computer seat at a table can have."""
-LEVELS = ("random", *TABLE_LEVELS)
-"""Every computer player, the benchmarks' random mover included."""
+LEVELS = ("random", *TABLE_LEVELS, grace.LEVEL)
+"""Every computer player, the benchmarks' random mover and Grace, the outside benchmark
+opponent of :mod:`.grace`, included."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ def decide(state: State, level: str, reason: bool = False) -> Decision:
         index = _rng(state).randrange(len(options))
     elif level == "easy":
         index = _easy(state, options)
+    elif level == grace.LEVEL:  # the outside benchmark opponent: all of it is in grace.py
+        index = grace.choose(options, state.turn, _rng(state))
     else:
         evaluate = _evaluate_hard if level == "hard" else _evaluate_medium
         scores = [evaluate(after, state.turn) for after, _ in options]
