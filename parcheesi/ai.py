@@ -33,8 +33,6 @@ from .board import (
     SAFE_SQUARES,
     START,
     TRACK_LENGTH,
-    TRACK_SQUARES,
-    entry_square,
     track_square,
 )
 from .game import (
@@ -48,6 +46,7 @@ from .game import (
     apply,
     roll_outcomes,
 )
+from .risk import ALL_HOME, capture_chances, exposed, occupancy, opponents
 from .state import Phase, Pieces, State
 
 TABLE_LEVELS = ("easy", "medium", "hard")
@@ -158,44 +157,6 @@ def _colour_value(own: tuple[int, ...]) -> float:
     return sum(piece_value(p) for p in own)
 
 
-_ALL_HOME = (HOME,) * 4
-
-
-def _opponents(pieces: Pieces, me: int) -> list[int]:
-    """The other colours still racing (in play, not all four pieces HOME)."""
-    return [c for c in range(4) if c != me and pieces[c] and pieces[c] != _ALL_HOME]
-
-
-def _occupancy(pieces: Pieces) -> dict[int, tuple[int, int]]:
-    """Track square -> (colour, count)."""
-    board: dict[int, tuple[int, int]] = {}
-    for c, own in enumerate(pieces):
-        squares = TRACK_SQUARES[c]
-        for p in own:
-            if 0 <= p <= LAST_TRACK:
-                sq = squares[p]
-                board[sq] = (c, board[sq][1] + 1) if sq in board else (c, 1)
-    return board
-
-
-_ENTRY_SQUARES = {entry_square(c): c for c in range(4)}
-
-
-def _exposed(pieces: Pieces, me: int) -> list[int]:
-    """My pieces that an opponent could capture: alone on an ordinary track square (or alone
-    on an active opponent's entry square, where only an entering piece can take them)."""
-    own = pieces[me]
-    squares = TRACK_SQUARES[me]
-    out = []
-    for i, p in enumerate(own):
-        if 0 <= p <= LAST_TRACK and own.count(p) == 1:
-            sq = squares[p]
-            owner = _ENTRY_SQUARES.get(sq, me)
-            if sq not in SAFE_SQUARES or (owner != me and pieces[owner]):
-                out.append(i)
-    return out
-
-
 # --- medium --------------------------------------------------------------------------------------
 
 MEDIUM_EXPOSED = 0.1
@@ -203,15 +164,15 @@ MEDIUM_EXPOSED = 0.1
 
 def _evaluate_medium(after: State, me: int) -> float:
     pieces = after.pieces
-    if pieces[me] == _ALL_HOME:  # the roll finishes: nothing is better
+    if pieces[me] == ALL_HOME:  # the roll finishes: nothing is better
         return 1e6
-    opponents = _opponents(pieces, me)
+    others = opponents(pieces, me)
     mine = _colour_value(pieces[me])
-    theirs = sum(_colour_value(pieces[o]) for o in opponents) / len(opponents)
+    theirs = sum(_colour_value(pieces[o]) for o in others) / len(others)
     score = mine - 0.8 * theirs
     # Static safety: a piece alone on an ordinary track square is open to capture, more so
     # the further it has come (no look at where the opponents actually are).
-    for i in _exposed(pieces, me):
+    for i in exposed(pieces, me):
         score -= MEDIUM_EXPOSED * piece_value(pieces[me][i])
     # Blockades are good.
     own = pieces[me]
@@ -221,156 +182,6 @@ def _evaluate_medium(after: State, me: int) -> float:
 
 
 # --- hard ----------------------------------------------------------------------------------------
-
-_DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
-
-
-def _dice_tables() -> dict[str, tuple[list[int], int, list[int]]]:
-    """Per START situation of the opponent, over the 36 dice outcomes as bitmasks:
-    (outcomes letting a piece already out move exactly d, for d = 0..14;
-    outcomes that enter a piece; outcomes that enter and then move the new piece d).
-
-    Situations: ``none`` (no piece in START: doubles give four portions), ``blocked``
-    (pieces in START but the entry is blocked), ``one`` / ``many`` (one or several pieces in
-    START and the entry open: entry is mandatory, so a 5 or a 1+4 / 2+3 goes to entering).
-    """
-    tables = {}
-    for mode in ("none", "blocked", "one", "many"):
-        moves = [0] * 15
-        enters = 0
-        enter_then = [0] * 15
-        for k, (a, b) in enumerate(_DICE):
-            bit = 1 << k
-            distances, after_entry, can_enter = _roll_effects(mode, a, b)
-            for d in distances:
-                moves[d] |= bit
-            for d in after_entry:
-                enter_then[d] |= bit
-            if can_enter:
-                enters |= bit
-        tables[mode] = (moves, enters, enter_then)
-    return tables
-
-
-def _roll_effects(mode: str, a: int, b: int) -> tuple[set[int], set[int], bool]:
-    """For the dice a and b in a START situation (see :func:`_dice_tables`): the distances
-    a piece already out can move, the distances a just-entered piece can move on, and
-    whether a piece enters."""
-    if mode == "none" and a == b:
-        c = 7 - a
-        return {a, 2 * a, c, 2 * c, a + c, 2 * a + c, a + 2 * c, 2 * a + 2 * c}, set(), False
-    if mode in ("none", "blocked"):
-        return {a, b, a + b}, set(), False
-    if a + b == 5:
-        return set(), set(), True
-    if a == 5 and b == 5:
-        return ({5}, {5}, True) if mode == "one" else (set(), set(), True)
-    if a == 5 or b == 5:
-        other = b if a == 5 else a
-        return {other}, {other}, True
-    return {a, b, a + b}, set(), False
-
-
-_TABLES = _dice_tables()
-_SQUARE_TO_PROGRESS = tuple(tuple((sq - 17 * c - 5) % TRACK_LENGTH for sq in range(TRACK_LENGTH))
-                            for c in range(4))
-
-
-def capture_chances(pieces: Pieces, me: int,
-                    board: dict[int, tuple[int, int]] | None = None) -> dict[int, float]:
-    """For each exposed piece of ``me``: the chance that some opponent can capture it on
-    their next roll, exact over each opponent's 36 dice outcomes (opponents combined as
-    independent rolls). Mandatory and blocked entries, entry captures, blockades on the path
-    and safe squares are respected; what a piece landing mid-move would meet is not."""
-    exposed = _exposed(pieces, me)
-    if not exposed:
-        return {}
-    if board is None:
-        board = _occupancy(pieces)
-    blocked = [sq for sq, (_, n) in board.items() if n == 2]
-    targets = [(i, TRACK_SQUARES[me][pieces[me][i]]) for i in exposed]
-    survive = dict.fromkeys(exposed, 1.0)
-    for o in _opponents(pieces, me):
-        reach = _Reach.of(pieces[o], o, blocked)
-        for i, sq in targets:
-            mask = reach.hits(sq)
-            if mask:
-                survive[i] *= 1 - mask.bit_count() / 36
-    return {i: 1 - s for i, s in survive.items()}
-
-
-def capture_chances_all(pieces: Pieces, board: dict[int, tuple[int, int]]
-                        ) -> list[dict[int, float]]:
-    """:func:`capture_chances` of every colour at once (empty for a colour not racing):
-    each racing colour's reach is worked out once and used against every other colour."""
-    blocked = [sq for sq, (_, n) in board.items() if n == 2]
-    racing = [c for c in range(4) if pieces[c] and pieces[c] != _ALL_HOME]
-    reaches: dict[int, _Reach] = {}
-    result: list[dict[int, float]] = [{}, {}, {}, {}]
-    for me in racing:
-        exposed = _exposed(pieces, me)
-        if not exposed:
-            continue
-        squares = TRACK_SQUARES[me]
-        survive = dict.fromkeys(exposed, 1.0)
-        for o in racing:
-            if o == me:
-                continue
-            reach = reaches.get(o)
-            if reach is None:
-                reach = reaches[o] = _Reach.of(pieces[o], o, blocked)
-            for i in exposed:
-                mask = reach.hits(squares[pieces[me][i]])
-                if mask:
-                    survive[i] *= 1 - mask.bit_count() / 36
-        result[me] = {i: 1 - s for i, s in survive.items()}
-    return result
-
-
-@dataclass(frozen=True, slots=True)
-class _Reach:
-    """Where one opponent's next roll can land (see :func:`capture_chances`)."""
-
-    to_progress: tuple[int, ...]
-    entering: bool
-    """Whether the opponent must enter a piece when the dice allow it."""
-    moves: list[int]
-    enters: int
-    enter_then: list[int]
-    runners: list[tuple[int, int]]
-    """(progress, the first blockade ahead of it) of each of its pieces on the track."""
-    entry_limit: int
-
-    @classmethod
-    def of(cls, own: tuple[int, ...], colour: int, blocked: list[int]) -> _Reach:
-        to_progress = _SQUARE_TO_PROGRESS[colour]
-        walls = sorted(to_progress[sq] for sq in blocked)
-        starts = own.count(START)
-        mode = ("none" if not starts else "blocked" if 0 in walls
-                else "one" if starts == 1 else "many")
-        moves, enters, enter_then = _TABLES[mode]
-        runners = [(p, next((w for w in walls if w > p), 99))
-                   for p in set(own) if 0 <= p <= LAST_TRACK]
-        return cls(to_progress, mode in ("one", "many"), moves, enters, enter_then, runners,
-                   next((w for w in walls if w > 0), 99))
-
-    def hits(self, sq: int) -> int:
-        """The dice outcomes (a bitmask over the 36) that land a piece on square ``sq``."""
-        x = self.to_progress[sq]
-        if x > LAST_TRACK:
-            return 0
-        if x == 0:
-            return self.enters if self.entering else 0
-        if sq in SAFE_SQUARES:
-            return 0
-        mask = 0
-        for p, limit in self.runners:
-            if 0 < x - p <= 14 and x < limit:
-                mask |= self.moves[x - p]
-        if self.entering and x <= 14 and x < self.entry_limit:
-            mask |= self.enter_then[x]
-        return mask
-
 
 HARD_WEIGHTS = {
     "leader_blend": 0.5,
@@ -386,18 +197,18 @@ HARD_WEIGHTS = {
 def _evaluate_hard(after: State, me: int) -> float:
     w = HARD_WEIGHTS
     pieces = after.pieces
-    if pieces[me] == _ALL_HOME:  # the roll finishes: nothing is better
+    if pieces[me] == ALL_HOME:  # the roll finishes: nothing is better
         return 1e6
-    opponents = _opponents(pieces, me)
+    others = opponents(pieces, me)
     own = pieces[me]
     mine = _colour_value(own)
     # The strongest opponent matters most: a blend of the leader and the average.
-    values = [_colour_value(pieces[o]) for o in opponents]
+    values = [_colour_value(pieces[o]) for o in others]
     blend = w["leader_blend"]
     theirs = blend * max(values) + (1 - blend) * sum(values) / len(values)
     score = mine - theirs
-    board = _occupancy(pieces)
-    score = _with_risks(score, pieces, me, opponents, board)
+    board = occupancy(pieces)
+    score = _with_risks(score, pieces, me, others, board)
     score = _with_blockades(score, own, me, board)
     # The third doubles: if this roll was doubles the player rolls again, and a third
     # doubles would send the leader back.
@@ -408,7 +219,7 @@ def _evaluate_hard(after: State, me: int) -> float:
     return score
 
 
-def _with_risks(score: float, pieces: Pieces, me: int, opponents: list[int],
+def _with_risks(score: float, pieces: Pieces, me: int, others: list[int],
                 board: dict[int, tuple[int, int]]) -> float:
     """``score`` less the exact risk of being captured before the next turn (the piece's
     value plus the 20 the opponent earns), plus the opponents' pieces left open to capture
@@ -418,7 +229,7 @@ def _with_risks(score: float, pieces: Pieces, me: int, opponents: list[int],
     for i, chance in capture_chances(pieces, me, board).items():
         score -= w["risk_scale"] * chance * (piece_value(own[i]) + w["risk_reward"])
     if w["threat"]:
-        for o in opponents:
+        for o in others:
             for i, chance in capture_chances(pieces, o, board).items():
                 score += w["threat"] * chance * piece_value(pieces[o][i])
     return score

@@ -14,9 +14,10 @@ import pytest
 import test_rules_scenarios as scenarios
 
 from parcheesi.__main__ import choose_json, outcomes_json
-from parcheesi.ai import LEVELS, capture_chances, decide, hint
+from parcheesi.ai import LEVELS, decide, hint
 from parcheesi.game import Game, Roll, apply, legal_actions
 from parcheesi.notation import request_from_json
+from parcheesi.risk import capture_chances
 from parcheesi.simulate import simulate
 from parcheesi.state import IllegalAction, Phase
 

@@ -15,15 +15,15 @@ Board units (binary, given as the indices of the units that are on):
 
 Derived terms (real numbers, per slot): the pips still to travel, the chance over the next
 roll that some opponent captures each exposed piece (Hard's exact count over the 36 dice,
-:func:`parcheesi.ai.capture_chances`), summed and weighted by how far those pieces came. A
+:func:`parcheesi.risk.capture_chances`), summed and weighted by how far those pieces came. A
 network could learn these from the board units, but only from far more games than the
 2-core training budget allows.
 """
 
 from __future__ import annotations
 
-from ..ai import _occupancy, capture_chances_all
 from ..board import HOME, START
+from ..risk import capture_chances_all, occupancy
 from ..state import Pieces
 
 SLOT_UNITS = 150
@@ -53,7 +53,7 @@ def encode(pieces: Pieces, roller: int, doubles: int) -> tuple[list[int], list[f
     units: list[int] = []
     dense: list[float] = []
     add = units.append
-    risks = capture_chances_all(pieces, _occupancy(pieces))
+    risks = capture_chances_all(pieces, occupancy(pieces))
     for j, colour in enumerate(slots(roller)):
         own = pieces[colour]
         base = j * SLOT_UNITS

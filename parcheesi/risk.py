@@ -1,0 +1,202 @@
+"""The danger a piece runs: how likely an opponent's next roll captures it.
+
+Exact over the 36 dice outcomes of each opponent (entries, mandatory entries, blockades on
+the way, safe squares and the owner's entry square respected), combined over opponents as
+independent rolls. Hard weighs its pieces by it, the learned evaluation reads it as one of
+its terms, and the hint explains a choice with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import HOME, LAST_TRACK, SAFE_SQUARES, START, TRACK_LENGTH, TRACK_SQUARES, entry_square
+from .state import Pieces
+
+ALL_HOME = (HOME,) * 4
+
+
+def opponents(pieces: Pieces, me: int) -> list[int]:
+    """The other colours still racing (in play, not all four pieces HOME)."""
+    return [c for c in range(4) if c != me and pieces[c] and pieces[c] != ALL_HOME]
+
+
+def occupancy(pieces: Pieces) -> dict[int, tuple[int, int]]:
+    """Track square -> (colour, count)."""
+    board: dict[int, tuple[int, int]] = {}
+    for c, own in enumerate(pieces):
+        squares = TRACK_SQUARES[c]
+        for p in own:
+            if 0 <= p <= LAST_TRACK:
+                sq = squares[p]
+                board[sq] = (c, board[sq][1] + 1) if sq in board else (c, 1)
+    return board
+
+
+_ENTRY_SQUARES = {entry_square(c): c for c in range(4)}
+
+
+def exposed(pieces: Pieces, me: int) -> list[int]:
+    """My pieces that an opponent could capture: alone on an ordinary track square (or alone
+    on an active opponent's entry square, where only an entering piece can take them)."""
+    own = pieces[me]
+    squares = TRACK_SQUARES[me]
+    out = []
+    for i, p in enumerate(own):
+        if 0 <= p <= LAST_TRACK and own.count(p) == 1:
+            sq = squares[p]
+            owner = _ENTRY_SQUARES.get(sq, me)
+            if sq not in SAFE_SQUARES or (owner != me and pieces[owner]):
+                out.append(i)
+    return out
+
+
+
+_DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def _dice_tables() -> dict[str, tuple[list[int], int, list[int]]]:
+    """Per START situation of the opponent, over the 36 dice outcomes as bitmasks:
+    (outcomes letting a piece already out move exactly d, for d = 0..14;
+    outcomes that enter a piece; outcomes that enter and then move the new piece d).
+
+    Situations: ``none`` (no piece in START: doubles give four portions), ``blocked``
+    (pieces in START but the entry is blocked), ``one`` / ``many`` (one or several pieces in
+    START and the entry open: entry is mandatory, so a 5 or a 1+4 / 2+3 goes to entering).
+    """
+    tables = {}
+    for mode in ("none", "blocked", "one", "many"):
+        moves = [0] * 15
+        enters = 0
+        enter_then = [0] * 15
+        for k, (a, b) in enumerate(_DICE):
+            bit = 1 << k
+            distances, after_entry, can_enter = _roll_effects(mode, a, b)
+            for d in distances:
+                moves[d] |= bit
+            for d in after_entry:
+                enter_then[d] |= bit
+            if can_enter:
+                enters |= bit
+        tables[mode] = (moves, enters, enter_then)
+    return tables
+
+
+def _roll_effects(mode: str, a: int, b: int) -> tuple[set[int], set[int], bool]:
+    """For the dice a and b in a START situation (see :func:`_dice_tables`): the distances
+    a piece already out can move, the distances a just-entered piece can move on, and
+    whether a piece enters."""
+    if mode == "none" and a == b:
+        c = 7 - a
+        return {a, 2 * a, c, 2 * c, a + c, 2 * a + c, a + 2 * c, 2 * a + 2 * c}, set(), False
+    if mode in ("none", "blocked"):
+        return {a, b, a + b}, set(), False
+    if a + b == 5:
+        return set(), set(), True
+    if a == 5 and b == 5:
+        return ({5}, {5}, True) if mode == "one" else (set(), set(), True)
+    if a == 5 or b == 5:
+        other = b if a == 5 else a
+        return {other}, {other}, True
+    return {a, b, a + b}, set(), False
+
+
+_TABLES = _dice_tables()
+_SQUARE_TO_PROGRESS = tuple(tuple((sq - 17 * c - 5) % TRACK_LENGTH for sq in range(TRACK_LENGTH))
+                            for c in range(4))
+
+
+def capture_chances(pieces: Pieces, me: int,
+                    board: dict[int, tuple[int, int]] | None = None) -> dict[int, float]:
+    """For each exposed piece of ``me``: the chance that some opponent can capture it on
+    their next roll, exact over each opponent's 36 dice outcomes (opponents combined as
+    independent rolls). Mandatory and blocked entries, entry captures, blockades on the path
+    and safe squares are respected; what a piece landing mid-move would meet is not."""
+    open_pieces = exposed(pieces, me)
+    if not open_pieces:
+        return {}
+    if board is None:
+        board = occupancy(pieces)
+    blocked = [sq for sq, (_, n) in board.items() if n == 2]
+    targets = [(i, TRACK_SQUARES[me][pieces[me][i]]) for i in open_pieces]
+    survive = dict.fromkeys(open_pieces, 1.0)
+    for o in opponents(pieces, me):
+        reach = _Reach.of(pieces[o], o, blocked)
+        for i, sq in targets:
+            mask = reach.hits(sq)
+            if mask:
+                survive[i] *= 1 - mask.bit_count() / 36
+    return {i: 1 - s for i, s in survive.items()}
+
+
+def capture_chances_all(pieces: Pieces, board: dict[int, tuple[int, int]]
+                        ) -> list[dict[int, float]]:
+    """:func:`capture_chances` of every colour at once (empty for a colour not racing):
+    each racing colour's reach is worked out once and used against every other colour."""
+    blocked = [sq for sq, (_, n) in board.items() if n == 2]
+    racing = [c for c in range(4) if pieces[c] and pieces[c] != ALL_HOME]
+    reaches: dict[int, _Reach] = {}
+    result: list[dict[int, float]] = [{}, {}, {}, {}]
+    for me in racing:
+        open_pieces = exposed(pieces, me)
+        if not open_pieces:
+            continue
+        squares = TRACK_SQUARES[me]
+        survive = dict.fromkeys(open_pieces, 1.0)
+        for o in racing:
+            if o == me:
+                continue
+            reach = reaches.get(o)
+            if reach is None:
+                reach = reaches[o] = _Reach.of(pieces[o], o, blocked)
+            for i in open_pieces:
+                mask = reach.hits(squares[pieces[me][i]])
+                if mask:
+                    survive[i] *= 1 - mask.bit_count() / 36
+        result[me] = {i: 1 - s for i, s in survive.items()}
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """Where one opponent's next roll can land (see :func:`capture_chances`)."""
+
+    to_progress: tuple[int, ...]
+    entering: bool
+    """Whether the opponent must enter a piece when the dice allow it."""
+    moves: list[int]
+    enters: int
+    enter_then: list[int]
+    runners: list[tuple[int, int]]
+    """(progress, the first blockade ahead of it) of each of its pieces on the track."""
+    entry_limit: int
+
+    @classmethod
+    def of(cls, own: tuple[int, ...], colour: int, blocked: list[int]) -> _Reach:
+        to_progress = _SQUARE_TO_PROGRESS[colour]
+        walls = sorted(to_progress[sq] for sq in blocked)
+        starts = own.count(START)
+        mode = ("none" if not starts else "blocked" if 0 in walls
+                else "one" if starts == 1 else "many")
+        moves, enters, enter_then = _TABLES[mode]
+        runners = [(p, next((w for w in walls if w > p), 99))
+                   for p in set(own) if 0 <= p <= LAST_TRACK]
+        return cls(to_progress, mode in ("one", "many"), moves, enters, enter_then, runners,
+                   next((w for w in walls if w > 0), 99))
+
+    def hits(self, sq: int) -> int:
+        """The dice outcomes (a bitmask over the 36) that land a piece on square ``sq``."""
+        x = self.to_progress[sq]
+        if x > LAST_TRACK:
+            return 0
+        if x == 0:
+            return self.enters if self.entering else 0
+        if sq in SAFE_SQUARES:
+            return 0
+        mask = 0
+        for p, limit in self.runners:
+            if 0 < x - p <= 14 and x < limit:
+                mask |= self.moves[x - p]
+        if self.entering and x <= 14 and x < self.entry_limit:
+            mask |= self.enter_then[x]
+        return mask
