@@ -25,7 +25,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from . import grace
+from . import expert, grace
 from .board import (
     COLOURS,
     HOME,
@@ -51,7 +51,7 @@ from .state import Phase, Pieces, State
 
 TABLE_LEVELS = ("easy", "medium", "hard")
 """The levels a computer seat at a table can have."""
-LEVELS = ("random", *TABLE_LEVELS, grace.LEVEL)
+LEVELS = ("random", *TABLE_LEVELS, expert.LEVEL, grace.LEVEL)
 """Every computer player, the benchmarks' random mover and Grace, the outside benchmark
 opponent of :mod:`.grace`, included."""
 
@@ -88,6 +88,8 @@ def decide(state: State, level: str, reason: bool = False) -> Decision:
         index = _rng(state).randrange(len(options))
     elif level == "easy":
         index = _easy(state, options)
+    elif level == expert.LEVEL:  # the learned evaluation and its search: parcheesi/expert
+        index = expert.choose(state, [after for after, _ in options])
     elif level == grace.LEVEL:  # the outside benchmark opponent: all of it is in grace.py
         index = grace.choose(options, state.turn, _rng(state))
     else:

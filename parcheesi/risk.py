@@ -8,7 +8,7 @@ its terms, and the hint explains a choice with it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
 
 from .board import HOME, LAST_TRACK, SAFE_SQUARES, START, TRACK_LENGTH, TRACK_SQUARES, entry_square
 from .state import Pieces
@@ -117,13 +117,13 @@ def capture_chances(pieces: Pieces, me: int,
         return {}
     if board is None:
         board = occupancy(pieces)
-    blocked = [sq for sq, (_, n) in board.items() if n == 2]
-    targets = [(i, TRACK_SQUARES[me][pieces[me][i]]) for i in open_pieces]
+    blocked = _blocked(board)
+    squares = TRACK_SQUARES[me]
     survive = dict.fromkeys(open_pieces, 1.0)
     for o in opponents(pieces, me):
-        reach = _Reach.of(pieces[o], o, blocked)
-        for i, sq in targets:
-            mask = reach.hits(sq)
+        landing = _landing(o, pieces[o], blocked)
+        for i in open_pieces:
+            mask = landing.get(squares[pieces[me][i]])
             if mask:
                 survive[i] *= 1 - mask.bit_count() / 36
     return {i: 1 - s for i, s in survive.items()}
@@ -131,72 +131,58 @@ def capture_chances(pieces: Pieces, me: int,
 
 def capture_chances_all(pieces: Pieces, board: dict[int, tuple[int, int]]
                         ) -> list[dict[int, float]]:
-    """:func:`capture_chances` of every colour at once (empty for a colour not racing):
-    each racing colour's reach is worked out once and used against every other colour."""
-    blocked = [sq for sq, (_, n) in board.items() if n == 2]
+    """:func:`capture_chances` of every colour at once (empty for a colour not racing)."""
+    blocked = _blocked(board)
     racing = [c for c in range(4) if pieces[c] and pieces[c] != ALL_HOME]
-    reaches: dict[int, _Reach] = {}
     result: list[dict[int, float]] = [{}, {}, {}, {}]
     for me in racing:
         open_pieces = exposed(pieces, me)
         if not open_pieces:
             continue
+        own = pieces[me]
         squares = TRACK_SQUARES[me]
         survive = dict.fromkeys(open_pieces, 1.0)
         for o in racing:
             if o == me:
                 continue
-            reach = reaches.get(o)
-            if reach is None:
-                reach = reaches[o] = _Reach.of(pieces[o], o, blocked)
+            landing = _landing(o, pieces[o], blocked)
             for i in open_pieces:
-                mask = reach.hits(squares[pieces[me][i]])
+                mask = landing.get(squares[own[i]])
                 if mask:
                     survive[i] *= 1 - mask.bit_count() / 36
         result[me] = {i: 1 - s for i, s in survive.items()}
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class _Reach:
-    """Where one opponent's next roll can land (see :func:`capture_chances`)."""
+def _blocked(board: dict[int, tuple[int, int]]) -> tuple[int, ...]:
+    """The track squares holding a blockade, in order."""
+    return tuple(sorted(sq for sq, (_, n) in board.items() if n == 2))
 
-    to_progress: tuple[int, ...]
-    entering: bool
-    """Whether the opponent must enter a piece when the dice allow it."""
-    moves: list[int]
-    enters: int
-    enter_then: list[int]
-    runners: list[tuple[int, int]]
-    """(progress, the first blockade ahead of it) of each of its pieces on the track."""
-    entry_limit: int
 
-    @classmethod
-    def of(cls, own: tuple[int, ...], colour: int, blocked: list[int]) -> _Reach:
-        to_progress = _SQUARE_TO_PROGRESS[colour]
-        walls = sorted(to_progress[sq] for sq in blocked)
-        starts = own.count(START)
-        mode = ("none" if not starts else "blocked" if 0 in walls
-                else "one" if starts == 1 else "many")
-        moves, enters, enter_then = _TABLES[mode]
-        runners = [(p, next((w for w in walls if w > p), 99))
-                   for p in set(own) if 0 <= p <= LAST_TRACK]
-        return cls(to_progress, mode in ("one", "many"), moves, enters, enter_then, runners,
-                   next((w for w in walls if w > 0), 99))
-
-    def hits(self, sq: int) -> int:
-        """The dice outcomes (a bitmask over the 36) that land a piece on square ``sq``."""
-        x = self.to_progress[sq]
-        if x > LAST_TRACK:
-            return 0
-        if x == 0:
-            return self.enters if self.entering else 0
-        if sq in SAFE_SQUARES:
-            return 0
-        mask = 0
-        for p, limit in self.runners:
-            if 0 < x - p <= 14 and x < limit:
-                mask |= self.moves[x - p]
-        if self.entering and x <= 14 and x < self.entry_limit:
-            mask |= self.enter_then[x]
-        return mask
+@lru_cache(maxsize=8192)
+def _landing(colour: int, own: tuple[int, ...], blocked: tuple[int, ...]) -> dict[int, int]:
+    """Where ``colour``'s next roll can land a piece that captures: track square -> the dice
+    outcomes (a bitmask over the 36) that land one there. Only squares where a capture is
+    possible are listed: ordinary track squares, and the colour's own entry square for a
+    piece entering. Cached: the opponents of the player to move are the same in every end
+    position of a roll, and often across rolls."""
+    to_progress = _SQUARE_TO_PROGRESS[colour]
+    squares = TRACK_SQUARES[colour]
+    walls = sorted(to_progress[sq] for sq in blocked)
+    starts = own.count(START)
+    mode = ("none" if not starts else "blocked" if 0 in walls
+            else "one" if starts == 1 else "many")
+    moves, enters, enter_then = _TABLES[mode]
+    landing: dict[int, int] = {}
+    runs = [(p, moves) for p in set(own) if 0 <= p <= LAST_TRACK]
+    if mode in ("one", "many"):
+        landing[squares[0]] = enters
+        runs.append((0, enter_then))
+    for p, masks in runs:
+        limit = min(next((w for w in walls if w > p), 99), LAST_TRACK + 1)
+        for x in range(p + 1, min(p + 15, limit)):
+            mask = masks[x - p]
+            sq = squares[x]
+            if mask and sq not in SAFE_SQUARES:
+                landing[sq] = landing.get(sq, 0) | mask
+    return landing

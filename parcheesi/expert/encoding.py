@@ -23,7 +23,7 @@ network could learn these from the board units, but only from far more games tha
 from __future__ import annotations
 
 from ..board import HOME, START
-from ..risk import capture_chances_all, occupancy
+from ..risk import ALL_HOME, capture_chances_all, occupancy
 from ..state import Pieces
 
 SLOT_UNITS = 150
@@ -33,13 +33,18 @@ _HOME_UNIT = 146
 ABSENT_UNIT = 4 * SLOT_UNITS
 DOUBLES_UNIT = ABSENT_UNIT + 4
 SPARSE_UNITS = DOUBLES_UNIT + 2
+PAD_UNIT = SPARSE_UNITS
+"""A unit that is never on: every position's list of units is padded with it to
+``UNITS_ON`` entries, so a batch is one rectangular array."""
+UNITS_ON = 20
+"""At most 18 units are on in any position (4 per slot, 2 for the doubles)."""
 DENSE_PER_SLOT = 3
 DENSE_UNITS = 4 * DENSE_PER_SLOT
 FULL_PIPS = 4 * (HOME - START)
 """Pips of a colour with every piece in START (each needs 72 steps to HOME)."""
 
 _THERMOMETER = tuple(tuple(range(n)) for n in range(5))
-_ALL_HOME = (HOME,) * 4
+_PADDING = [PAD_UNIT] * UNITS_ON
 
 
 def slots(roller: int) -> tuple[int, int, int, int]:
@@ -48,8 +53,9 @@ def slots(roller: int) -> tuple[int, int, int, int]:
 
 
 def encode(pieces: Pieces, roller: int, doubles: int) -> tuple[list[int], list[float]]:
-    """The board units that are on, and the derived terms, of a position where ``roller`` is
-    to roll having rolled ``doubles`` doubles in a row already this turn."""
+    """The board units that are on (padded to ``UNITS_ON``), and the derived terms, of a
+    position where ``roller`` is to roll having rolled ``doubles`` doubles in a row already
+    this turn."""
     units: list[int] = []
     dense: list[float] = []
     add = units.append
@@ -57,7 +63,7 @@ def encode(pieces: Pieces, roller: int, doubles: int) -> tuple[list[int], list[f
     for j, colour in enumerate(slots(roller)):
         own = pieces[colour]
         base = j * SLOT_UNITS
-        if not own or own == _ALL_HOME:  # not playing, or placed and out of the race
+        if not own or own == ALL_HOME:  # not playing, or placed and out of the race
             add(ABSENT_UNIT + j)
             dense += (0.0, 0.0, 0.0)
             continue
@@ -91,4 +97,5 @@ def encode(pieces: Pieces, roller: int, doubles: int) -> tuple[list[int], list[f
         add(DOUBLES_UNIT)
         if doubles > 1:
             add(DOUBLES_UNIT + 1)
+    units += _PADDING[len(units):]
     return units, dense

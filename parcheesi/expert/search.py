@@ -20,9 +20,10 @@ from collections.abc import Callable
 import numpy as np
 
 from ..analysis import outcomes_after_roll
+from ..risk import ALL_HOME
 from ..state import State
 from .network import Array, Network
-from .values import ALL_HOME, race_chances
+from .values import race_chances
 
 ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 """The 21 distinct rolls; ``WEIGHTS`` their chances (a pair of different dice is twice as
@@ -43,13 +44,17 @@ def shortlist(values: Array, count: int = CANDIDATES, margin: float = MARGIN) ->
     return [int(k) for k in order[:count] if values[k] >= best - margin]
 
 
-def one_ply(net: Network, after: State, me: int) -> float:
+def one_ply(net: Network, after: State, me: int, deadline: float = float("inf"),
+            clock: Callable[[], float] = time.perf_counter) -> float | None:
     """``me``'s chance to win after the roll that follows ``after``: over the 21 rolls of
-    whoever rolls next, the roller's best answer by the network."""
+    whoever rolls next, the roller's best answer by the network. None if ``clock`` passes
+    ``deadline`` before every roll's answers are found."""
     roller = after.turn
     ends: list[State] = []
     spans: list[tuple[int, int]] = []
     for dice in ROLLS:
+        if clock() > deadline:
+            return None
         answers = [end for end, _ in outcomes_after_roll(after, dice)]
         spans.append((len(ends), len(ends) + len(answers)))
         ends += answers
@@ -77,8 +82,8 @@ def choose(net: Network, state: State, ends: list[State], budget: float = BUDGET
     deadline = clock() + budget
     best, best_value = picks[0], -1.0
     for k in picks:
-        value = one_ply(net, ends[k], me)
-        if clock() > deadline:
+        value = one_ply(net, ends[k], me, deadline, clock)
+        if value is None:  # out of time: the candidates searched so far decide
             break
         if value > best_value:
             best, best_value = k, value

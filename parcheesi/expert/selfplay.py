@@ -16,9 +16,10 @@ import numpy as np
 
 from ..dice import seeded
 from ..game import Roll, apply, roll_outcomes
+from ..risk import ALL_HOME
 from ..state import Phase, State, new_state
 from .network import Array, Encoded, Network
-from .values import ALL_HOME, encoded, race_chances
+from .values import encoded, race_chances
 
 PLAYER_COUNTS = (2, 3, 4)
 """Training games rotate over tables of two, three and four."""

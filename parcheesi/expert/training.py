@@ -34,8 +34,6 @@ from .selfplay import Samples, play_games
 
 CHUNK = 25
 """Games per task handed to a worker process (small, so the two cores stay busy)."""
-MAX_UNITS = 20
-"""At most 18 board units are on in any position (4 per slot, 2 for the doubles)."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +53,8 @@ class Settings:
 
 @dataclass
 class Batch:
-    """Samples in arrays: board units padded with ``SPARSE_UNITS`` (a unit that is never
-    on), the derived terms, the absent slots and the targets."""
+    """Samples in arrays: the board units (padded), the derived terms, the absent slots and
+    the targets."""
 
     units: npt.NDArray[np.int16]
     dense: npt.NDArray[np.float32]
@@ -65,12 +63,9 @@ class Batch:
 
     @classmethod
     def of(cls, samples: Samples) -> Batch:
-        n = len(samples.inputs)
-        units = np.full((n, MAX_UNITS), SPARSE_UNITS, dtype=np.int16)
-        for row, (on, _) in enumerate(samples.inputs):
-            units[row, :len(on)] = on
+        units = np.array([on for on, _ in samples.inputs], dtype=np.int16)
         dense = np.array([terms for _, terms in samples.inputs], dtype=np.float32)
-        return cls(units, dense.reshape(n, -1), absent_mask(samples.inputs),
+        return cls(units, dense.reshape(len(units), -1), absent_mask(units),
                    samples.targets.astype(np.float32))
 
     def take(self, rows: npt.NDArray[np.int64]) -> Batch:
@@ -103,7 +98,7 @@ def gradients(net: Network, batch: Batch) -> tuple[float, list[Array]]:
     n = len(batch.targets)
     board = np.zeros((n, SPARSE_UNITS + 1), dtype=np.float32)
     board[np.arange(n)[:, None], batch.units] = 1.0
-    board = board[:, :SPARSE_UNITS]
+    board[:, SPARSE_UNITS] = 0.0  # the padding unit is never on: its row stays zero
     pre = board @ net.sparse + batch.dense @ net.dense + net.hidden_bias
     hidden = np.maximum(pre, 0.0)
     chances = softmax(hidden @ net.out + net.out_bias, batch.absent)

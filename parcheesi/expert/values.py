@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import HOME
+from ..game import roll_outcomes
+from ..risk import ALL_HOME
 from ..state import Phase, State
 from .encoding import encode
 from .network import Array, Encoded, Network
 
-ALL_HOME = (HOME,) * 4
+_COLOURS = np.arange(4)
 
 
 def encoded(state: State) -> Encoded:
@@ -40,9 +41,10 @@ def race_chances(net: Network, states: list[State], mover: int) -> Array:
             inputs.append(encoded(state))
     if inputs:
         by_slot = net.chances(inputs)
-        for k, row in enumerate(pending):
-            roller = states[row].turn
-            result[row] = np.roll(by_slot[k], roller)
+        rollers = np.array([states[row].turn for row in pending])
+        # colour c of a position rolled by r is its slot (c - r) % 4
+        slot = (_COLOURS - rollers[:, None]) % 4
+        result[pending] = by_slot[np.arange(len(pending))[:, None], slot]
     return result
 
 
@@ -55,5 +57,10 @@ def win_chances(net: Network, state: State) -> Array:
     if state.phase is Phase.OPENING:
         result[list(state.colours)] = 1 / len(state.colours)
         return result
+    if state.phase in (Phase.MOVE, Phase.REWARD):  # as the mover's best end of the roll
+        ends = [end for end, _ in roll_outcomes(state)]
+        values = race_chances(net, ends, state.turn)
+        best: Array = values[int(np.argmax(values[:, state.turn]))]
+        return best
     chances: Array = race_chances(net, [state], state.turn)[0]
     return chances
