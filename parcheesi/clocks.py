@@ -77,7 +77,10 @@ async def play_if_due(game: LiveGame, pause: Pause = no_pause) -> bool:
         return False
     played = False
     while not game.over and (game.due() or game.finishing == version):
-        actions = game.rules.decide(game.state, game.stand_in).actions
+        decision = await asyncio.to_thread(game.rules.decide, game.state, game.stand_in)
+        if game.version != version:  # a person moved while the stand-in thought
+            return played
+        actions = decision.actions
         if not actions:  # nothing to decide (no engine leaves a seat so, but never spin)
             break
         for action in actions:

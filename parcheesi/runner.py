@@ -92,7 +92,11 @@ async def play_computers(game: LiveGame, pace: float, sleep: Sleep = asyncio.sle
 async def _play_turn(game: LiveGame, version: int, pace: float, sleep: Sleep) -> None:
     """Decide from the position at ``version`` and play the decision's actions, each against
     the version the previous one produced."""
-    decision = game.rules.decide(game.state, game.seat_to_act().level)
+    # In a worker thread: Expert searches for up to a quarter of a second, and every other
+    # table on the server is served by this event loop meanwhile.
+    decision = await asyncio.to_thread(game.rules.decide, game.state, game.seat_to_act().level)
+    if game.version != version:  # the game moved on while the computer thought
+        return
     try:
         for k, action in enumerate(decision.actions):
             if k:

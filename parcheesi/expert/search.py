@@ -7,9 +7,12 @@ next (the opponent, or the player again after doubles), that roller's best answe
 network, and the chance it leaves, weighted by the roll's probability. The candidate with
 the best expectation is played.
 
-A time budget bounds the search: a candidate not fully searched when it runs out is left
-out, and with none searched the network's own choice stands, so one slow position (a
-doubles roll with hundreds of end positions for every answer) never stalls a table.
+Two budgets bound the search: a count of answers looked at, which keeps the choice the
+same for the same position on any machine (games and benchmarks replay), and a time
+budget for a machine slower or busier than planned. A candidate not fully searched when
+either runs out is left out, and with none searched the network's own choice stands, so
+one slow position (a doubles roll with hundreds of end positions for every answer) never
+stalls a table.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ MARGIN = 0.08
 """...and only those the network rates within this chance of the best."""
 BUDGET = 0.25
 """Seconds of search per decision at most (Expert's p99 target is 0.3 s)."""
+ANSWERS = 3000
+"""End positions of answers looked at per decision at most."""
 
 
 def shortlist(values: Array, count: int = CANDIDATES, margin: float = MARGIN) -> list[int]:
@@ -44,20 +49,34 @@ def shortlist(values: Array, count: int = CANDIDATES, margin: float = MARGIN) ->
     return [int(k) for k in order[:count] if values[k] >= best - margin]
 
 
-def one_ply(net: Network, after: State, me: int, deadline: float = float("inf"),
-            clock: Callable[[], float] = time.perf_counter) -> float | None:
+class Budget:
+    """What a decision may still spend: answers to look at, and time."""
+
+    def __init__(self, answers: int, seconds: float, clock: Callable[[], float]) -> None:
+        self.answers = answers
+        self.deadline = clock() + seconds
+        self.clock = clock
+
+    def spent(self) -> bool:
+        return self.answers < 0 or self.clock() > self.deadline
+
+
+def one_ply(net: Network, after: State, me: int, budget: Budget | None = None
+            ) -> float | None:
     """``me``'s chance to win after the roll that follows ``after``: over the 21 rolls of
-    whoever rolls next, the roller's best answer by the network. None if ``clock`` passes
-    ``deadline`` before every roll's answers are found."""
+    whoever rolls next, the roller's best answer by the network. None if the budget runs
+    out before every roll's answers are found."""
     roller = after.turn
     ends: list[State] = []
     spans: list[tuple[int, int]] = []
     for dice in ROLLS:
-        if clock() > deadline:
+        if budget is not None and budget.spent():
             return None
         answers = [end for end, _ in outcomes_after_roll(after, dice)]
         spans.append((len(ends), len(ends) + len(answers)))
         ends += answers
+        if budget is not None:
+            budget.answers -= len(answers)
     values = race_chances(net, ends, roller)
     expected = 0.0
     for weight, (first, last) in zip(WEIGHTS, spans, strict=True):
@@ -66,8 +85,8 @@ def one_ply(net: Network, after: State, me: int, deadline: float = float("inf"),
     return expected
 
 
-def choose(net: Network, state: State, ends: list[State], budget: float = BUDGET,
-           clock: Callable[[], float] = time.perf_counter) -> int:
+def choose(net: Network, state: State, ends: list[State], answers: int = ANSWERS,
+           seconds: float = BUDGET, clock: Callable[[], float] = time.perf_counter) -> int:
     """The index in ``ends`` (every end position of the roll ``state`` is in) to play."""
     me = state.turn
     if len(ends) == 1:
@@ -79,10 +98,10 @@ def choose(net: Network, state: State, ends: list[State], budget: float = BUDGET
     picks = shortlist(static)
     if len(picks) == 1 or any(end.winner is not None for end in ends):
         return picks[0]
-    deadline = clock() + budget
+    budget = Budget(answers, seconds, clock)
     best, best_value = picks[0], -1.0
     for k in picks:
-        value = one_ply(net, ends[k], me, deadline, clock)
+        value = one_ply(net, ends[k], me, budget)
         if value is None:  # out of time: the candidates searched so far decide
             break
         if value > best_value:
