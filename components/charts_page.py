@@ -1,5 +1,6 @@
-"""The post-game charts of one game (``/games/<id>/charts``): the race and the luck of the
-dice, drawn with NiceGUI's ECharts (``ui.echart``, whose library only this page loads).
+"""The post-game charts of one game (``/games/<id>/charts``): the race, the luck of the
+dice and (Parcheesi) the chances to win, drawn with NiceGUI's ECharts (``ui.echart``, whose
+library only this page loads).
 
 The data comes from :mod:`parcheesi.charts` (the game's record, replayed); this module only
 turns it into chart options, in the board's colours (:mod:`.palette`), and into the words
@@ -111,6 +112,31 @@ def race_summary(game: Game) -> str:
             + " ".join(race_lines(game)))
 
 
+def chance_lines(game: Game) -> list[str]:
+    """One line per player: their chance to win at the start and before the last roll, at
+    its highest and at its lowest (with when)."""
+    chances = game.charts.chances or {}
+    lines = []
+    for colour in game.colours:
+        line = chances[colour]
+        last = line[-2] if len(line) > 1 else line[-1]
+        high = max(range(len(line)), key=lambda k: (line[k], -k))
+        low = min(range(len(line)), key=lambda k: (line[k], k))
+        lines.append(f"{game.names[colour]}: {line[0]:g}% at the start, {last:g}% before the "
+                     f"last roll; highest {line[high]:g}% (after {_rolls(high)}), lowest "
+                     f"{line[low]:g}% (after {_rolls(low)}).")
+    return lines
+
+
+def chance_summary(game: Game) -> str:
+    return ("Chances chart: each player's chance to win after every roll, as the computer's "
+            "learned evaluation saw it. " + " ".join(chance_lines(game)))
+
+
+def _rolls(n: int) -> str:
+    return "1 roll" if n == 1 else f"{n} rolls"
+
+
 def luck_lines(game: Game) -> list[str]:
     name = game.charts.lucky_name
     return [f"{game.names[luck.colour]}: {luck.rolls} rolls, {luck.pips} pips "
@@ -176,6 +202,16 @@ def race_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
                                   "formatter": "{value}%"}),
         "series": series,
     }
+
+
+def chance_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
+    """A line per colour, its chance to win (percent) after every roll."""
+    chances = game.charts.chances or {}
+    series = [{"name": game.names[colour], "type": "line", "showSymbol": False,
+               "color": game.fills[colour], "lineStyle": {"width": 2.5},
+               "data": [[k, value] for k, value in enumerate(chances[colour])]}
+              for colour in game.colours]
+    return {**race_options(game, ink), "series": series}
 
 
 def luck_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
@@ -248,6 +284,10 @@ class ChartsView:
                                 luck_summary(game), luck_lines(game),
                                 "Each player's bars in their colour; grey: what fair dice give on "
                                 "average for that many rolls.")
+        self.chances = None if game.charts.chances is None else self._chart(
+            "The chances to win", "chances", chance_options(game), chance_summary(game),
+            chance_lines(game), "Each player's chance to win after every roll, by the "
+            "learned evaluation Expert plays with.")
 
     def _chart(self, title: str, name: str, options: dict[str, Any], summary: str,
                lines: list[str], key: str) -> ui.echart:
@@ -266,8 +306,11 @@ class ChartsView:
 
     def use_ink(self, ink: Ink) -> None:
         """Redraw both charts for the page's surface (the dark one, when the browser asks)."""
-        for chart, options in ((self.race, race_options(self.game, ink)),
-                               (self.luck, luck_options(self.game, ink))):
+        drawn = [(self.race, race_options(self.game, ink)),
+                 (self.luck, luck_options(self.game, ink))]
+        if self.chances is not None:
+            drawn.append((self.chances, chance_options(self.game, ink)))
+        for chart, options in drawn:
             chart.options.clear()
             chart.options.update(options)
             chart.update()

@@ -1,6 +1,6 @@
 """The post-game charts' data, worked out from a replayed record (``records.replay``).
 
-Two charts, the same for both games, read only through the game-rules interface:
+The charts, the same for both games, read only through the game-rules interface:
 
 - **the race**: each colour's progress (``GameRules.progress``) before the first roll and
   after every roll of the game (its moves done), numbered by the rolls made in play; every
@@ -8,7 +8,9 @@ Two charts, the same for both games, read only through the game-rules interface:
   is);
 - **the luck of the dice**: each player's rolls, the pips they showed and the lucky rolls
   among them (doubles with two dice, a six with one), next to what a fair die gives on
-  average for that many rolls: 3.5 pips a die, a lucky roll one time in six either way.
+  average for that many rolls: 3.5 pips a die, a lucky roll one time in six either way;
+- **the chances to win** (a game with a learned evaluation: Parcheesi): each colour's chance
+  at the same points as the race.
 
 The opening rolls (who starts) are not counted: they move no piece.
 """
@@ -75,6 +77,9 @@ class Charts:
     luck: list[Luck]
     lucky_name: str
     """``"doubles"`` (Parcheesi) or ``"sixes"`` (Ludo)."""
+    chances: dict[int, list[float]] | None = None
+    """``chances[colour][k]``: the colour's chance to win after ``k`` rolls, in percent, by
+    the game's learned evaluation (None for a game without one)."""
 
 
 def charts_of(rules: GameRules, steps: Sequence[Any]) -> Charts:
@@ -86,19 +91,33 @@ def charts_of(rules: GameRules, steps: Sequence[Any]) -> Charts:
     captures: list[Capture] = []
     dice: dict[int, list[tuple[int, ...]]] = {c: [] for c in colours}
     rolls, before = 0, start
+    points: list[Any] = []
+    """The position at each point of the race: before each roll, and the last."""
     for step in steps[1:]:
         for colour, rolled in rules.dice_rolled(step.events):
             for c in colours:  # the point of the roll before: its moves are all done
                 progress[c].append(rules.progress(before, c))
+            points.append(before)
             dice[colour].append(rolled)
             rolls += 1
         captures.extend(Capture(rolls, by, victim) for by, victim in rules.captures(step.events))
         before = step.state
     for c in colours:
         progress[c].append(rules.progress(before, c))
+    points.append(before)
     return Charts(race=Race(colours, rules.full_progress, progress, captures),
                   luck=[luck_of(c, dice[c], rules.dice_count) for c in colours],
-                  lucky_name=LUCKY_NAMES[rules.dice_count])
+                  lucky_name=LUCKY_NAMES[rules.dice_count],
+                  chances=chances_at(rules, colours, points))
+
+
+def chances_at(rules: GameRules, colours: tuple[int, ...], points: Sequence[Any]
+               ) -> dict[int, list[float]] | None:
+    """Each colour's chance to win at each point, in percent (None: no evaluation)."""
+    found = rules.win_chances(points)
+    if found is None:
+        return None
+    return {c: [round(100 * at[c], 1) for at in found] for c in colours}
 
 
 def luck_of(colour: int, rolls: Sequence[tuple[int, ...]], dice_count: int) -> Luck:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import ai, layout, notation
+from . import ai, expert, layout, notation
 from .analysis import outcomes_after_roll
 from .board import COLOURS, HOME, START, opposite
 from .choices import Choice, choices
@@ -76,6 +76,9 @@ class ParcheesiRules(SharedReadings):
     def hint(self, state: State) -> ai.Decision:
         return ai.hint(state)
 
+    def win_chances(self, states: Sequence[State]) -> list[dict[int, float]]:
+        return expert.chances_of(list(states))
+
     def motions(self, events: Sequence[Event]) -> list[Motion]:
         return motions(events)
 
@@ -110,17 +113,20 @@ class ParcheesiRules(SharedReadings):
         return {"outcomes": [json.loads(item) for item in sorted(found)]}
 
     def choose(self, request: dict[str, Any], level: str) -> dict[str, Any]:
+        """The end of the roll ``level`` plays, why, and each colour's chance to win from
+        there by the learned evaluation."""
         state, dice = notation.request_from_json(request)
         after, _ = apply(state, Roll(), dice)
         if after.phase in (Phase.MOVE, Phase.REWARD) and after.turn == state.turn:
             decision = ai.decide(after, level, reason=True)
-            return {"pieces": notation.pieces_to_json(decision.state.pieces),
-                    "reason": decision.reason}
-        if state.doubles == 2 and dice[0] == dice[1]:
+            after, reason = decision.state, decision.reason
+        elif state.doubles == 2 and dice[0] == dice[1]:
             reason = "Third doubles: the leading piece goes back to START"
         else:
             reason = "No move is possible"
-        return {"pieces": notation.pieces_to_json(after.pieces), "reason": reason}
+        return {"pieces": notation.pieces_to_json(after.pieces), "reason": reason,
+                "win_chance": {COLOURS[c]: round(chance, 4)
+                               for c, chance in expert.chances(after).items()}}
 
 
 PARCHEESI_RULES = ParcheesiRules()

@@ -139,6 +139,10 @@ class GameRules(Protocol):
         """(colour, dice) for every roll among ``events`` in play (not the opening rolls
         that decide who starts), the dice as rolled: two for Parcheesi, one for Ludo."""
 
+    def win_chances(self, states: Sequence[Any]) -> list[dict[int, float]] | None:
+        """Each playing colour's chance to win from each of ``states``, by the game's
+        learned evaluation (None: the game has none)."""
+
     def motions(self, events: Sequence[Any]) -> list[Motion]:
         """(colour, piece, from, to) for every piece ``events`` moved, in order, in the
         colour's own progress: what the board animates and the computers wait for."""

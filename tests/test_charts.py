@@ -14,6 +14,7 @@ from parcheesi.game import Captured, OpeningRolled, Rolled
 from parcheesi.games import rules_for
 from parcheesi.ludo.engine import LUDO_RULES
 from parcheesi.records import read_record, record_of, replay
+from parcheesi.state import Phase, new_state
 from tests.record_helpers import committed_row, play_random
 
 RUBY, EMERALD, SAPPHIRE, AMBER = range(4)
@@ -80,8 +81,8 @@ def test_a_capture_shows_as_a_drop_of_the_captured_colour_and_a_mark(parcheesi_s
 def test_a_capture_is_marked_at_the_roll_whose_moves_made_it() -> None:
     """A Move step after the second roll captures: the mark is at roll 2, not 3."""
     def step(events, pieces):
-        return SimpleNamespace(events=events, state=SimpleNamespace(
-            colours=(RUBY, SAPPHIRE), pieces=pieces))
+        return SimpleNamespace(events=events, state=new_state((RUBY, SAPPHIRE)).with_(
+            phase=Phase.ROLL, pieces=pieces))
     start, far = (-1,) * 4, (10, -1, -1, -1)
     steps = [step([], (start, (), start, ())),
              step([Rolled(RUBY, (5, 3), (5, 3))], (start, (), start, ())),
@@ -96,8 +97,7 @@ def test_a_capture_is_marked_at_the_roll_whose_moves_made_it() -> None:
 
 
 def test_the_opening_rolls_are_not_counted() -> None:
-    steps = [SimpleNamespace(events=[], state=SimpleNamespace(
-        colours=(RUBY, SAPPHIRE), pieces=((-1,) * 4, (), (-1,) * 4, ())))]
+    steps = [SimpleNamespace(events=[], state=new_state((RUBY, SAPPHIRE)))]
     steps.append(SimpleNamespace(events=[OpeningRolled(RUBY, (6, 6))], state=steps[0].state))
     charts = charts_of(PARCHEESI_RULES, steps)
     assert charts.race.rolls == 0 and all(luck.rolls == 0 for luck in charts.luck)
@@ -156,3 +156,21 @@ def test_progress_counts_squares_from_start_for_both_games() -> None:
         == PARCHEESI_RULES.full_progress
     ludo = rules_for("ludo").new_state((0, 2))
     assert LUDO_RULES.progress(ludo, 0) == 0 and LUDO_RULES.full_progress == 4 * 57
+
+
+def test_the_chances_follow_the_race_points_and_end_with_the_winner(parcheesi_steps) -> None:
+    charts = charts_of(PARCHEESI_RULES, parcheesi_steps)
+    chances, race = charts.chances, charts.race
+    assert chances is not None and set(chances) == set(race.colours)
+    winner = parcheesi_steps[-1].state.winner
+    for colour, line in chances.items():
+        assert len(line) == race.rolls + 1
+        assert all(0 <= value <= 100 for value in line)
+        assert line[-1] == (100.0 if colour == winner else 0.0)
+    for k in range(race.rolls + 1):  # the chances of one point add up to one
+        assert sum(chances[c][k] for c in race.colours) == pytest.approx(100, abs=0.2)
+    assert {chances[c][0] for c in race.colours} != {100.0}
+
+
+def test_ludo_has_no_chances_to_chart(ludo_steps) -> None:
+    assert charts_of(LUDO_RULES, ludo_steps).chances is None

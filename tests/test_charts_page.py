@@ -29,7 +29,9 @@ async def test_a_finished_games_charts_show_the_race_and_the_luck(
     await user.open(f"/games/{GAME}/charts")
     await user.should_see("How the game went")
     shown = charts(user)
-    assert set(shown) == {"chart-race", "chart-luck"}
+    with_chances = kind == "parcheesi"  # Ludo has no learned evaluation to ask
+    assert set(shown) == {"chart-race", "chart-luck"} | ({"chart-chances"} if with_chances
+                                                         else set())
     race = shown["chart-race"].options
     assert len(race["series"]) == 4
     rolls = len(race["series"][0]["data"]) - 1
@@ -42,6 +44,11 @@ async def test_a_finished_games_charts_show_the_race_and_the_luck(
         summary = shown[f"chart-{name}"].props["aria-label"]
         assert summary.startswith(("Race chart: ", "Luck chart: "))
         assert len(elements(user, f"chart-{name}-lines")) == 1
+    if with_chances:
+        chances = shown["chart-chances"]
+        assert [len(s["data"]) for s in chances.options["series"]] == [rolls + 1] * 4
+        assert chances.props["aria-label"].startswith("Chances chart: ")
+        assert len(elements(user, "chart-chances-lines")) == 1
     assert f"{rolls} rolls" in element(user, "charts-outcome").text
     await user.should_see("fair average")
     assert element(user, "charts-back").props["href"] == "/play"

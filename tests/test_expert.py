@@ -255,7 +255,7 @@ def rolled_position() -> tuple[State, list[State]]:
 
 def test_one_ply_is_the_average_of_the_next_rollers_best_answers():
     net = small_net()
-    rolled, ends = rolled_position()
+    _, ends = rolled_position()
     after = ends[0]
     expected = 0.0
     for (a, b), weight in zip(search.ROLLS, search.WEIGHTS, strict=True):

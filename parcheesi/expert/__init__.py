@@ -14,7 +14,7 @@ from pathlib import Path
 from ..state import State
 from . import search
 from .network import Network
-from .values import win_chances
+from .values import win_chances_of
 
 LEVEL = "expert"
 WEIGHTS = Path(__file__).with_name("weights.npz")
@@ -47,5 +47,11 @@ def choose(state: State, ends: list[State]) -> int:
 
 def chances(state: State) -> dict[int, float]:
     """Each playing colour's chance to win from ``state``, by the learned evaluation."""
-    values = win_chances(network(), state)
-    return {colour: float(values[colour]) for colour in state.colours}
+    return chances_of([state])[0]
+
+
+def chances_of(states: list[State]) -> list[dict[int, float]]:
+    """:func:`chances` of many positions at once (a game's, for its chart)."""
+    values = win_chances_of(network(), states)
+    return [{colour: float(row[colour]) for colour in state.colours}
+            for state, row in zip(states, values, strict=True)]

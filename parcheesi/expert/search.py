@@ -36,10 +36,12 @@ CANDIDATES = 4
 """At most this many end positions are searched a ply deeper."""
 MARGIN = 0.08
 """...and only those the network rates within this chance of the best."""
-BUDGET = 0.25
-"""Seconds of search per decision at most (Expert's p99 target is 0.3 s)."""
 ANSWERS = 3000
-"""End positions of answers looked at per decision at most."""
+"""End positions of answers looked at per decision at most: the budget that normally
+ends a long search (about 0.15 s on the 2-core machine of ``docs/benchmarks.md``)."""
+BUDGET = 0.8
+"""Seconds of search per decision at most, for a machine far slower or busier than that
+(Expert's longest decision is to stay under a second)."""
 
 
 def shortlist(values: Array, count: int = CANDIDATES, margin: float = MARGIN) -> list[int]:

@@ -48,6 +48,19 @@ def race_chances(net: Network, states: list[State], mover: int) -> Array:
     return result
 
 
+def win_chances_of(net: Network, states: list[State]) -> Array:
+    """(len(states), 4): :func:`win_chances` of many positions, the ones between rolls
+    through the network in one batch."""
+    result = np.zeros((len(states), 4))
+    between = [k for k, s in enumerate(states) if s.phase is Phase.ROLL and s.winner is None]
+    if between:
+        result[between] = race_chances(net, [states[k] for k in between], 0)
+    for k, state in enumerate(states):
+        if not (state.phase is Phase.ROLL and state.winner is None):
+            result[k] = win_chances(net, state)
+    return result
+
+
 def win_chances(net: Network, state: State) -> Array:
     """Each colour's chance to win the game (the first to finish) from ``state``."""
     result = np.zeros(4)

@@ -76,6 +76,10 @@ class LudoRules(SharedReadings):
     def hint(self, state: LudoState) -> ai.Decision:
         return ai.hint(state)
 
+    def win_chances(self, states: Sequence[LudoState]) -> None:
+        """Ludo has no learned evaluation (yet): no chances to show."""
+        return None
+
     def motions(self, events: Sequence[Event]) -> list[Motion]:
         """(colour, piece, from, to) in the colour's own progress: an entry from the yard
         (-1) to 0, a move square by square, a captured piece straight back to its yard."""
