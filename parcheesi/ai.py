@@ -49,9 +49,9 @@ from .game import (
 from .risk import ALL_HOME, capture_chances, exposed, occupancy, opponents
 from .state import Phase, Pieces, State
 
-TABLE_LEVELS = ("easy", "medium", "hard")
+TABLE_LEVELS = ("easy", "medium", "hard", expert.LEVEL)
 """The levels a computer seat at a table can have."""
-LEVELS = ("random", *TABLE_LEVELS, expert.LEVEL, grace.LEVEL)
+LEVELS = ("random", *TABLE_LEVELS, grace.LEVEL)
 """Every computer player, the benchmarks' random mover and Grace, the outside benchmark
 opponent of :mod:`.grace`, included."""
 

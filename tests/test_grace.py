@@ -284,7 +284,7 @@ def test_ties_are_settled_at_random_but_from_the_state():
 
 def test_grace_is_a_benchmark_level_but_never_seated_at_a_table():
     assert "grace" in LEVELS and "grace" in PARCHEESI_RULES.levels
-    assert TABLE_LEVELS == ("easy", "medium", "hard") == PARCHEESI_RULES.table_levels
+    assert TABLE_LEVELS == ("easy", "medium", "hard", "expert") == PARCHEESI_RULES.table_levels
     seats = [Seat(0, COMPUTER, "grace"), Seat(2, COMPUTER, "hard")]
     with pytest.raises(SetupError, match="not 'grace'"):
         check_seats("same_device", seats)

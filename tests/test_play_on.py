@@ -289,7 +289,7 @@ def test_a_computer_after_the_first_finish_plays_to_finish_not_at_random():
     pieces = {"ruby": [S, S, S, S], "emerald": [H, H, H, H], "sapphire": FINISHING,
               "amber": [S, S, 8, 33]}
     state, _ = apply(placed("sapphire", pieces, (EMERALD,)), Roll(), (3, 2))
-    for level in ("easy", "medium", "hard"):
+    for level in ("easy", "medium", "hard", "expert"):
         after = decide(state, level).state
         assert after.pieces[SAPPHIRE] == (HOME,) * 4, level
 

@@ -61,7 +61,7 @@ async def clocked_room(user: User, browser: SimulatedBrowser, clock: int,
     await type_into(user, "name-ruby", "Hana")
     await choose(user, "turn-clock", clock)
     stand_in_choice = await shown(user, "stand-in")
-    assert list(stand_in_choice.options) == ["easy", "medium", "hard"]
+    assert list(stand_in_choice.options) == ["easy", "medium", "hard", "expert"]
     assert stand_in_choice.value == "medium"
     await choose(user, "stand-in", stand_in)
     await click(user, "start-game")
