@@ -1,5 +1,5 @@
 """Per-browser settings (sound, volume, reduced motion, board orientation, one-tap moves, a
-notification when it is your turn) and their dialog.
+notification when it is your turn, the win-chance meter) and their dialog.
 
 Settings live in NiceGUI's server-side per-browser storage, so they follow the browser
 across games, reloads and server restarts without touching the game tables.
@@ -27,6 +27,7 @@ ARROW_ICON = "M7 10l5 5 5-5z|0 0 24 24"
 
 MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
 ONE_TAP = "Move at once when a piece has one move"
+CHANCES = "Show each player's chance to win (Parcheesi)"
 NOTIFY = "Tell me when it is my turn"
 NOTIFY_NOTE = ("With this tab in the background, a notification says so. This browser asks "
                "you first.")
@@ -54,6 +55,12 @@ class Settings:
     def one_tap(self) -> bool:
         """Whether a tap on a piece that has exactly one move makes it (else it shows it)."""
         return bool(self.storage.get("one_tap", True))
+
+    @property
+    def show_chances(self) -> bool:
+        """Whether the table shows the win-chance meter (off unless the player switches it
+        on: not everyone wants to be told they are losing)."""
+        return bool(self.storage.get("show_chances", False))
 
     @property
     def notify_turn(self) -> bool:
@@ -101,6 +108,9 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         ui.switch(ONE_TAP, value=settings.one_tap,
                   on_change=lambda e: changed("one_tap", bool(e.value))).props(
             'data-testid=setting-one-tap')
+        ui.switch(CHANCES, value=settings.show_chances,
+                  on_change=lambda e: changed("show_chances", bool(e.value))).props(
+            'data-testid=setting-chances')
         notify_switch(settings, changed)
         ui.select(MOTION, value=settings.reduced_motion, label="Motion",
                   on_change=lambda e: changed("reduced_motion", e.value)).props(

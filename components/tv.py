@@ -1,5 +1,6 @@
-"""The TV view of an online room's game: the whole board large, the player badges, the dice
-and the last move in words, for a screen the whole family looks at. Nothing on it can be
+"""The TV view of an online room's game: the whole board large, the player badges, each
+player's chance to win (the meter), the dice and the last move in words, for a screen the
+whole family looks at. Nothing on it can be
 pressed and it holds no seat.
 
 A ``TvView`` is a table that never acts: it reads the live game through the same
@@ -23,6 +24,7 @@ from .badges import Badges
 from .board_view import Board
 from .dice_view import Dice
 from .looks import look_for
+from .meter import Meter
 from .region import Region
 from .table_model import Seen, TableModel, last_move
 
@@ -51,6 +53,7 @@ class TvView:
                     self.turn = ui.label("").classes("tv-turn").props(
                         'data-testid=turn aria-live=polite')
                 self.badges = Badges(game)
+                self.meter = Meter(game.rules.colours, game.state.colours)
                 with Region().classes("tv-dice"):
                     self.dice = Dice()
                     self.dice_owner = ui.label("").classes("dice-owner").props(
@@ -109,6 +112,7 @@ class TvView:
         screen = self.model.screen(seen, events)
         self.turn.set_text(screen.turn)
         self.badges.show(screen.badges)
+        self.meter.show(self.game.win_chances())
         board = screen.board
         self.board.show(board.pieces, labels=board.labels,
                         rotation=self.board.layout.quarter_turns(self.bottom),

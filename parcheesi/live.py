@@ -230,6 +230,7 @@ class LiveGame:
         roll to play for the same seat (its decision's later actions)."""
         self.on_deadline: Callable[[datetime], None] | None = None
         """Told of every new deadline (the hub's clock watch, to wake in time)."""
+        self._chances: tuple[int, dict[int, float] | None] | None = None
 
     @property
     def over(self) -> bool:
@@ -247,6 +248,14 @@ class LiveGame:
         """Whether the human seat to act ran out of time (its move is a computer's now)."""
         return (self.deadline is not None and not self.over and self.seat_to_act().is_human
                 and self.wall() >= self.deadline)
+
+    def win_chances(self) -> dict[int, float] | None:
+        """Each playing colour's chance to win now, by the game's learned evaluation (None:
+        the game has none). Worked out once per version, however many pages show it."""
+        if self._chances is None or self._chances[0] != self.version:
+            found = self.rules.win_chances([self.state])
+            self._chances = (self.version, None if found is None else found[0])
+        return self._chances[1]
 
     def timed_out_in_a_row(self, colour: int) -> int:
         return self.timeouts.get(colour, 0)

@@ -35,8 +35,9 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
-from ui_helpers import board, elements, text, until
+from ui_helpers import board, element, elements, text, until
 
+from components.meter import percent, words
 from components.server import Server
 from parcheesi.ai import decide
 from parcheesi.live import HUMAN, LiveGame, Seat
@@ -121,6 +122,15 @@ async def test_the_lobby_and_the_table_link_to_the_tv_view_and_a_tv_only_watches
     await text_is(tv.user, "turn", "Turn: Hana (Ruby)")
     assert text(tv.user, "tv-last-move") == "Sapphire moved piece 1 by 4"
     assert no_controls(tv.user)
+    # The meter: each player's chance to win, as the learned evaluation sees the position.
+    chances = game.win_chances()
+    assert chances is not None and set(chances) == {0, 2}
+    meter = element(tv.user, "win-chances")
+    assert meter.props["aria-label"] == words(chances, game.rules.colours)
+    assert meter.props["aria-label"].startswith("Chances to win: Ruby ")
+    for colour, name in ((0, "ruby"), (2, "sapphire")):
+        part = element(tv.user, f"win-chance-{name}")
+        assert part.style["flex-basis"] == f"{percent(chances[colour])}%"
 
 
 async def test_a_tv_of_an_unknown_room_says_so(people) -> None:
