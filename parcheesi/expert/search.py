@@ -24,7 +24,7 @@ import numpy as np
 
 from ..analysis import outcomes_after_roll
 from ..risk import ALL_HOME
-from ..state import State
+from ..state import Phase, State
 from .network import Array, Network
 from .values import race_chances
 
@@ -70,19 +70,28 @@ def one_ply(net: Network, after: State, me: int, budget: Budget | None = None
     out before every roll's answers are found."""
     roller = after.turn
     ends: list[State] = []
-    spans: list[tuple[int, int]] = []
+    found: dict[tuple[object, ...], int] = {}
+    picks: list[list[int]] = []
     for dice in ROLLS:
         if budget is not None and budget.spent():
             return None
-        answers = [end for end, _ in outcomes_after_roll(after, dice)]
-        spans.append((len(ends), len(ends) + len(answers)))
-        ends += answers
+        # Different rolls often end in the same position: each is rated once.
+        rows = []
+        answers = outcomes_after_roll(after, dice)
+        for end, _ in answers:
+            key = (end.pieces, end.turn, end.doubles if end.phase is Phase.ROLL else -1)
+            row = found.get(key)
+            if row is None:
+                row = found[key] = len(ends)
+                ends.append(end)
+            rows.append(row)
+        picks.append(rows)
         if budget is not None:
             budget.answers -= len(answers)
     values = race_chances(net, ends, roller)
     expected = 0.0
-    for weight, (first, last) in zip(WEIGHTS, spans, strict=True):
-        best = first + int(np.argmax(values[first:last, roller]))
+    for weight, rows in zip(WEIGHTS, picks, strict=True):
+        best = max(rows, key=lambda row: values[row, roller])
         expected += weight * values[best, me]
     return expected
 
