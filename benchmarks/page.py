@@ -117,6 +117,12 @@ return document.readyState === 'complete' && window.did_handshake === true
   && !!document.querySelector(arguments[0]);
 """
 
+MOVING_JS = """
+return document.querySelectorAll('[class*="-enter-active"], [class*="-leave-active"]').length;
+"""
+"""How many elements a Vue transition is moving (Quasar's dialog scales in, its menus fade
+in and are placed as they do)."""
+
 ENTRIES_JS = """
 const row = (e, type) => ({name: e.name, type, transfer: e.transferSize,
   encoded: e.encodedBodySize, decoded: e.decodedBodySize});
@@ -337,6 +343,14 @@ def network_events(driver: webdriver.Chrome) -> list[dict[str, Any]]:
 def click(driver: webdriver.Chrome, css: str, timeout: float = 10) -> None:
     element = wait_until(lambda: _shown(driver, css), timeout, css)
     element.click()
+
+
+def settle(driver: webdriver.Chrome, timeout: float = 10) -> None:
+    """Until no dialog or menu is still opening or closing. Selenium clicks the point where
+    it found an element, and one still moving is elsewhere by then: a menu option clicked
+    while the settings dialog scaled in landed on the option above it."""
+    wait_until(lambda: driver.execute_script(MOVING_JS) == 0, timeout,
+               "the dialog and its menus to settle")
 
 
 def _shown(driver: webdriver.Chrome, css: str) -> Any:
@@ -563,11 +577,14 @@ def new_game(driver: webdriver.Chrome, base: str) -> None:
 def reduce_motion(driver: webdriver.Chrome) -> None:
     """Settings dialog: Motion -> Reduce motion; then check the board was told."""
     click(driver, "[data-testid=settings]")
+    settle(driver)
     click(driver, "[data-testid=setting-motion]")
+    settle(driver)
     click_text(driver, "//*[contains(@class, 'q-menu')]//*[contains(@class, 'q-item')]"
                        "[normalize-space()='Reduce motion']")
     wait_until(lambda: "Reduce motion" in driver.find_element(
         By.CSS_SELECTOR, "[data-testid=setting-motion]").text, 10, "the Motion setting")
+    settle(driver)
     click(driver, "[data-testid=settings-close]")
     wait_until(lambda: _shown(driver, "[data-testid=settings-dialog]") is None, 10,
                "the settings dialog to close")
@@ -579,12 +596,14 @@ def two_step_moves(driver: webdriver.Chrome) -> None:
     """Settings dialog: turn off "Move at once when a piece has one move", so that a piece
     press only selects it and the timed press is always a movement option's."""
     click(driver, "[data-testid=settings]")
+    settle(driver)
     switch = "[data-testid=setting-one-tap]"
     if wait_until(lambda: _shown(driver, switch), 10, switch).get_attribute(
             "aria-checked") == "true":
         click(driver, switch)
     wait_until(lambda: driver.find_element(By.CSS_SELECTOR, switch).get_attribute(
         "aria-checked") == "false", 10, "the one-tap setting to be off")
+    settle(driver)
     click(driver, "[data-testid=settings-close]")
     wait_until(lambda: _shown(driver, "[data-testid=settings-dialog]") is None, 10,
                "the settings dialog to close")
