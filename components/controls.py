@@ -71,6 +71,8 @@ class Controls(ui.element, component="controls.js", dependencies=["dice.js"]):
         self._on_chip = on_chip
         self._rolls = 0
         self._set = 0
+        self._options: tuple[Any, ...] = ()
+        """The options of the set shown, with their actions (two sets may read the same)."""
         self.state: dict[str, Any] = {}
         """What the browser shows (see the module's docstring)."""
         self.on("press", self._handle_press)
@@ -81,9 +83,8 @@ class Controls(ui.element, component="controls.js", dependencies=["dice.js"]):
         just rolled and are shown rolling. The browser is told only when something changed."""
         if tumble:
             self._rolls += 1
-        options = [[text, mark] for (text, _), mark in zip(screen.options, screen.option_marks,
-                                                           strict=True)]
-        if options != self.state.get("options"):  # a new set: new buttons, a new identity
+        if screen.options != self._options:  # a new set: new buttons, a new identity
+            self._options = screen.options
             self._set += 1
         state = {
             "stamp": stamp,
@@ -97,7 +98,8 @@ class Controls(ui.element, component="controls.js", dependencies=["dice.js"]):
             "question": screen.question,
             "note": screen.choose_note,
             "set": self._set,
-            "options": options,
+            "options": [[text, mark] for (text, _), mark in zip(
+                screen.options, screen.option_marks, strict=True)],
             "hint": screen.can_hint,
             "status": screen.status,
         }

@@ -20,6 +20,7 @@ from nicegui.testing import User
 from room_helpers import drop_connection, restore_connection
 from simulation import simulated_app, simulated_user
 from ui_helpers import (
+    Control,
     board,
     board_click,
     browser_id,
@@ -524,25 +525,34 @@ async def test_every_answer_gives_the_controls_a_new_stamp(
 async def test_a_movement_option_no_longer_shown_plays_nothing(
         app_server: Server, table_user: User) -> None:
     """The controls are one component: a press names its option by its place in the set of
-    options drawn. Once that set is gone (a chip picked instead, at the same position), its
-    press finds no option, as a click on a removed button would; it is answered and plays
-    nothing."""
+    options drawn. Once that set is gone (another piece's options, even in the same words,
+    or a chip picked instead, at the same position), its press finds no option, as a click
+    on a removed button would; it is answered and plays nothing."""
     user = table_user
     await first_roll_to_play(app_server, user)
     await two_step_moves(user)
     game = await live_game(app_server, user)
     version = game.version
     await click(user, "piece-1")
-    (enter,) = elements(user, "move-option")
-    assert enter.text == "Enter"
-    await click(user, "portion-3")  # a chip: the piece's options go, the position stays
+    (enter_1,) = elements(user, "move-option")
+    await click(user, "piece-2")
+    (enter_2,) = elements(user, "move-option")
+    assert enter_1.text == enter_2.text == "Enter"
+
+    async def replay(option: Control) -> None:
+        """The press of ``option`` sent now, with the stamp the table shows now."""
+        stamp = element(user, "roll").props["data-stamp"]
+        before = set(background_tasks.running_tasks)
+        send_press(user, option, stamp)
+        await settle(before)
+        assert game.version == version and game.state.pieces[RUBY] == (-1, -1, -1, -1)
+        assert element(user, "roll").props["data-stamp"] != stamp  # answered: the page is free
+
+    await replay(enter_1)  # piece 1's Enter, while piece 2's reads the same
+    assert [o.args for o in elements(user, "move-option")] == [enter_2.args]  # still shown
+    await click(user, "portion-3")  # a chip: the piece's options go
     assert not elements(user, "move-option")
-    stamp = element(user, "roll").props["data-stamp"]
-    before = set(background_tasks.running_tasks)
-    send_press(user, enter, stamp)  # the old option, with the stamp the table shows now
-    await settle(before)
-    assert game.version == version and game.state.pieces[RUBY] == (-1, -1, -1, -1)
-    assert element(user, "roll").props["data-stamp"] != stamp  # answered: the page is free
+    await replay(enter_2)
 
 
 async def test_presses_that_name_no_control_play_nothing(
