@@ -797,7 +797,7 @@ def _first_option(phone: Phone) -> str | None:
 
 def _option_text(phone: Phone) -> str:
     key = _first_option(phone)
-    return str(phone.page.elements[key].get("text")) if key else ""
+    return phone.page.words(key)
 
 
 async def _select_same_piece(party: Party, timeout: float) -> bool:
@@ -1387,11 +1387,6 @@ def _roll(phone: Phone) -> tuple[str, dict[str, Any]]:
     return key, phone.page.click_frame(key)
 
 
-def _with_args(frame: dict[str, Any], args: list[Any]) -> dict[str, Any]:
-    """The same press with other arguments (a forged stamp)."""
-    return {**frame, "args": args}
-
-
 def _bad_stamp(rng: random.Random, current: str | None) -> str:
     """A stamp no page of this game showed: another version, or not a stamp at all."""
     version = version_in(current) or 0
@@ -1409,21 +1404,23 @@ def _forged(kind: str, phone: Phone, rng: random.Random) -> dict[str, Any]:
     current = page.stamp(key)
     version = version_in(current) or 0
     if kind == "random-stamp":
-        return _with_args(frame, [json.dumps(_bad_stamp(rng, current))])
+        return page.press_frame(key, _bad_stamp(rng, current))
     if kind == "future-stamp":
         future = f"{version + rng.randrange(1, 50)}.{rng.randrange(20)}"
-        return _with_args(frame, [json.dumps(future)])
+        return page.press_frame(key, future)
     if kind == "other-counter":
         other = f"{version}.{rng.randrange(10**3, 10**9)}"
-        return _with_args(frame, [json.dumps(other if other != current else other + "1")])
+        return page.press_frame(key, other if other != current else other + "1")
     if kind == "non-string-args":
+        # as the stamp of the press, or as the whole of what the press sends
         value = rng.choice([5, None, [current], {"stamp": current}, True, 1.5, [], {}])
-        return _with_args(frame, [json.dumps(value)])
+        return rng.choice([page.press_frame(key, value), {**frame, "args": [json.dumps(value)]}])
     if kind == "wrong-element":
-        others = [k for k in page.elements if k != key]
+        others = [k for k in page.elements if k != page.element_key(key)]
         return {**frame, "id": int(rng.choice([rng.choice(others),
                                                str(rng.randrange(10**6, 10**7)), "-1"]))}
-    listeners = [str(e["listener_id"]) for k, el in page.elements.items() if k != key
+    listeners = [str(e["listener_id"]) for k, el in page.elements.items()
+                 if k != page.element_key(key)
                  for e in el.get("events", [])][:20]
     return {**frame, "listener_id": rng.choice([str(rng.getrandbits(64)), *listeners])}
 

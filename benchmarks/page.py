@@ -117,6 +117,12 @@ return document.readyState === 'complete' && window.did_handshake === true
   && !!document.querySelector(arguments[0]);
 """
 
+MOVING_JS = """
+return document.querySelectorAll('[class*="-enter-active"], [class*="-leave-active"]').length;
+"""
+"""How many elements a Vue transition is moving (Quasar's dialog scales in, its menus fade
+in and are placed as they do)."""
+
 ENTRIES_JS = """
 const row = (e, type) => ({name: e.name, type, transfer: e.transferSize,
   encoded: e.encodedBodySize, decoded: e.decodedBodySize});
@@ -334,9 +340,26 @@ def network_events(driver: webdriver.Chrome) -> list[dict[str, Any]]:
     return out
 
 
-def click(driver: webdriver.Chrome, css: str, timeout: float = 10) -> None:
+def click(driver: webdriver.Chrome, css: str, timeout: float = 10, settled: bool = False
+          ) -> None:
+    """Click the first shown ``css`` element; ``settled``: once it is shown, only when no
+    dialog or menu is moving (:func:`settle`)."""
     element = wait_until(lambda: _shown(driver, css), timeout, css)
+    if settled:
+        settle(driver, timeout)
+        element = wait_until(lambda: _shown(driver, css), timeout, css)
     element.click()
+
+
+def settle(driver: webdriver.Chrome, timeout: float = 10) -> None:
+    """Until no dialog or menu is still opening or closing. Selenium clicks the point where
+    it found an element, and one still moving is elsewhere by then: a menu option clicked
+    while the settings dialog scaled in landed on the option above it, and a control of the
+    dialog clicked as it began to open hit the dialog's card. (Wait for what is to be
+    clicked first: a dialog the server opens has not begun to move right after the click
+    that asked for it.)"""
+    wait_until(lambda: driver.execute_script(MOVING_JS) == 0, timeout,
+               "the dialog and its menus to settle")
 
 
 def _shown(driver: webdriver.Chrome, css: str) -> Any:
@@ -350,7 +373,9 @@ def _shown(driver: webdriver.Chrome, css: str) -> Any:
     return None
 
 
-def click_text(driver: webdriver.Chrome, xpath: str, timeout: float = 10) -> None:
+def click_text(driver: webdriver.Chrome, xpath: str, timeout: float = 10,
+               settled: bool = False) -> None:
+    """Click the first shown ``xpath`` element (``settled``: as for :func:`click`)."""
     def find() -> Any:
         try:
             return next((e for e in driver.find_elements(By.XPATH, xpath) if e.is_displayed()),
@@ -358,7 +383,11 @@ def click_text(driver: webdriver.Chrome, xpath: str, timeout: float = 10) -> Non
         except StaleElementReferenceException:
             return None
 
-    wait_until(find, timeout, xpath).click()
+    element = wait_until(find, timeout, xpath)
+    if settled:
+        settle(driver, timeout)
+        element = wait_until(find, timeout, xpath)
+    element.click()
 
 
 def page_state(driver: webdriver.Chrome) -> dict[str, Any]:
@@ -563,12 +592,12 @@ def new_game(driver: webdriver.Chrome, base: str) -> None:
 def reduce_motion(driver: webdriver.Chrome) -> None:
     """Settings dialog: Motion -> Reduce motion; then check the board was told."""
     click(driver, "[data-testid=settings]")
-    click(driver, "[data-testid=setting-motion]")
+    click(driver, "[data-testid=setting-motion]", settled=True)
     click_text(driver, "//*[contains(@class, 'q-menu')]//*[contains(@class, 'q-item')]"
-                       "[normalize-space()='Reduce motion']")
+                       "[normalize-space()='Reduce motion']", settled=True)
     wait_until(lambda: "Reduce motion" in driver.find_element(
         By.CSS_SELECTOR, "[data-testid=setting-motion]").text, 10, "the Motion setting")
-    click(driver, "[data-testid=settings-close]")
+    click(driver, "[data-testid=settings-close]", settled=True)
     wait_until(lambda: _shown(driver, "[data-testid=settings-dialog]") is None, 10,
                "the settings dialog to close")
     wait_until(lambda: page_state(driver)["reduced"] is True, 10,
@@ -580,12 +609,14 @@ def two_step_moves(driver: webdriver.Chrome) -> None:
     press only selects it and the timed press is always a movement option's."""
     click(driver, "[data-testid=settings]")
     switch = "[data-testid=setting-one-tap]"
+    wait_until(lambda: _shown(driver, switch), 10, switch)
+    settle(driver)
     if wait_until(lambda: _shown(driver, switch), 10, switch).get_attribute(
             "aria-checked") == "true":
         click(driver, switch)
     wait_until(lambda: driver.find_element(By.CSS_SELECTOR, switch).get_attribute(
         "aria-checked") == "false", 10, "the one-tap setting to be off")
-    click(driver, "[data-testid=settings-close]")
+    click(driver, "[data-testid=settings-close]", settled=True)
     wait_until(lambda: _shown(driver, "[data-testid=settings-dialog]") is None, 10,
                "the settings dialog to close")
 

@@ -17,7 +17,12 @@ Used by the benchmarks and drills that drive the server as phones do (``rooms.py
   JSON-encoded arguments). A control that carries a ``data-stamp`` prop (the game version the
   page shows and a per-tab counter) sends that stamp as its click's one argument, as the
   table's script does; without the prop a click has no arguments. ``Page.frame`` and
-  ``Page.send`` build and send any frame, for the drills that forge or replay them.
+  ``Page.send`` build and send any frame, for the drills that forge or replay them;
+- the table's controls are one component (``components/controls.js``) drawn from one JSON
+  state: its dice, Roll, piece buttons, movement options, Hint, Play best and status line are
+  read from that state as the component draws them, each under a key of its own
+  (``"<element id>#<n>"``), and pressing one sends the component's ``press`` event with
+  what the component sends (the control, its index, the set of options and the stamp).
 
 Each phone is its own browser: its own cookie jar, ``localStorage`` and tab id (a second tab
 of the same browser gets a tab id of its own), and its own loopback source address (127.0.1.1,
@@ -69,11 +74,50 @@ def parse_page(html: str, path: str) -> tuple[dict[str, dict[str, Any]], str, in
 
 
 def _decoded(element: dict[str, Any]) -> dict[str, Any]:
-    """The board sends its state as JSON text; read it as the board's script does."""
+    """The board and the controls send their state as JSON text; read it as their scripts
+    do."""
     state = element.get("props", {}).get("state") if isinstance(element, dict) else None
     if isinstance(state, str) and state.startswith("{"):
         element["props"]["state"] = json.loads(state)
     return element
+
+
+def _is_controls(element: dict[str, Any]) -> bool:
+    state = element.get("props", {}).get("state")
+    return isinstance(state, dict) and "roll" in state and "stamp" in state
+
+
+def drawn_controls(key: str, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The controls ``controls.js`` draws from ``state`` (of the element ``key``), by their
+    own keys, in the component's order: ``testid``, ``text``, ``label`` (aria-label),
+    ``enabled``, ``shown``, and for a game action the ``press`` it sends (without the stamp,
+    which is ``stamp``)."""
+    found: list[dict[str, Any]] = []
+
+    def add(testid: str, text: str = "", label: str | None = None, press: Any = None, *,
+            enabled: bool = True, shown: bool = True) -> None:
+        found.append({"testid": testid, "text": text, "label": label, "enabled": enabled,
+                      "shown": shown, "press": press, "stamp": state["stamp"]})
+
+    add("dice", label=state["dice"]["label"])
+    add("dice-owner", state["dice"]["owner"])
+    text, can_roll = state["roll"]
+    add("roll", text, None, {"control": "roll", "index": 0}, enabled=can_roll)
+    for k, (enabled, _, label) in enumerate(state["pieces"]):
+        add(f"piece-{k + 1}", str(k + 1), label, {"control": "piece", "index": k},
+            enabled=enabled, shown=not state["question"])
+    for k, (text, _) in enumerate(state["options"]):
+        add("move-option", text, text, {"control": "option", "index": k, "set": state["set"]})
+    add("hint", "Hint", None, {"control": "hint", "index": 0}, enabled=state["hint"])
+    add("play-best", "Play best", None, {"control": "best", "index": 0}, enabled=state["hint"])
+    add("status", state["status"])
+    return {f"{key}#{n}": control for n, control in enumerate(found)}
+
+
+def _order(key: str) -> tuple[int, int]:
+    """Creation order; a table's controls in their component's order."""
+    element, _, n = key.partition("#")
+    return int(element), int(n) if n else -1
 
 
 class StepFailed(RuntimeError):
@@ -170,6 +214,8 @@ class Page:
         # for drills: how much arrived, and when the socket went away
         self.messages = 0
         self.disconnected_at: float | None = None
+        # the table's controls, as drawn from the controls component's state
+        self.controls: dict[str, dict[str, Any]] = {}
 
     # --- connecting ---------------------------------------------------------------------------
 
@@ -182,6 +228,7 @@ class Page:
         self.elements, self.client_id, self.next_message_id = parse_page(html, self.path)
         for key, element in self.elements.items():
             self._note_board(key, element)
+        self._draw_controls()
         sio = socketio.AsyncClient(http_session=browser.ws_session, reconnection=False)
         sio.on("update", self._on_update)
         sio.on("run_javascript", self._on_run_javascript)
@@ -243,9 +290,16 @@ class Page:
             self.elements[key] = element = _decoded(element)
             if self._is_board(element):
                 boards.append(key)
+        self._draw_controls()
         for key in boards:
             self._board_changed(key, self.elements[key]["props"]["state"]["seq"], now)
         self._wake()
+
+    def _draw_controls(self) -> None:
+        self.controls = {}
+        for key, element in self.elements.items():
+            if _is_controls(element):
+                self.controls.update(drawn_controls(key, element["props"]["state"]))
 
     @staticmethod
     def _is_board(element: dict[str, Any]) -> bool:
@@ -320,28 +374,44 @@ class Page:
     # --- looking at the page --------------------------------------------------------------------
 
     def find(self, testid: str) -> list[str]:
-        """Ids of the shown elements with this ``data-testid``, in creation order."""
+        """Keys of the shown elements (and table controls) with this ``data-testid``, in
+        creation order."""
         keys = [k for k, e in self.elements.items()
                 if e.get("props", {}).get("data-testid") == testid and self.shown(k)]
-        return sorted(keys, key=int)
+        keys += [k for k, c in self.controls.items() if c["testid"] == testid and self.shown(k)]
+        return sorted(keys, key=_order)
 
     def first(self, testid: str) -> str | None:
         keys = self.find(testid)
         return keys[0] if keys else None
 
+    @staticmethod
+    def element_key(key: str) -> str:
+        """The element a key belongs to (a table control's: the controls component)."""
+        return key.partition("#")[0]
+
     def shown(self, key: str) -> bool:
+        if key in self.controls:
+            return bool(self.controls[key]["shown"]) and self.shown(self.element_key(key))
         element = self.elements.get(key)
         return element is not None and "hidden" not in (element.get("class") or [])
 
     def enabled(self, key: str | None) -> bool:
         if key is None or not self.shown(key):
             return False
+        if key in self.controls:
+            return bool(self.controls[key]["enabled"])
         props = self.elements[key].get("props", {})
         return not (props.get("disable") or props.get("disabled"))  # Quasar's, or HTML's
 
+    def words(self, key: str | None) -> str:
+        """What an element or a table control says."""
+        if key in self.controls:
+            return str(self.controls[key]["text"])
+        return str(self.elements.get(key or "", {}).get("text") or "")
+
     def text(self, testid: str) -> str:
-        key = self.first(testid)
-        return str(self.elements[key].get("text") or "") if key is not None else ""
+        return self.words(self.first(testid))
 
     def board_state(self) -> dict[str, Any]:
         """The board's last state (``seq``, ``pieces``, ..., and ``stamp`` where shown)."""
@@ -350,6 +420,9 @@ class Page:
 
     def stamp(self, key: str | None) -> str | None:
         """The ``data-stamp`` a control carries: the version its page shows and a counter."""
+        if key in self.controls:
+            control = self.controls[key]
+            return str(control["stamp"]) if control["press"] is not None else None
         element = self.elements.get(key or "")
         value = element.get("props", {}).get("data-stamp") if element else None
         return None if value is None else str(value)
@@ -363,7 +436,7 @@ class Page:
                                     for c in log.get("children", [])))
         state = self.elements.get(self.board_id or "", {}).get("props", {}).get("state", {})
         pieces = tuple(tuple(p[:4]) for p in state.get("pieces", []))
-        dice = self.elements.get(self.first("dice") or "", {}).get("props", {}).get("aria-label")
+        dice = self.controls.get(self.first("dice") or "", {}).get("label")
         return lines, pieces, self.text("turn"), dice
 
     async def wait(self, check: Callable[[], Any], timeout: float, what: str) -> Any:
@@ -411,9 +484,17 @@ class Page:
 
     def click_frame(self, key: str) -> dict[str, Any]:
         """A click as the page sends it: with the control's stamp as its one argument when
-        it carries one."""
+        it carries one (a table control: its press, with the stamp it shows)."""
         stamp = self.stamp(key)
+        if key in self.controls:
+            return self.press_frame(key, stamp)
         return self.frame(key, "click", *(() if stamp is None else (stamp,)))
+
+    def press_frame(self, key: str, stamp: Any) -> dict[str, Any]:
+        """A table control's press as the controls component sends it, with ``stamp``
+        (whatever the control shows: the drills forge it)."""
+        return self.frame(self.element_key(key), "press",
+                          {**self.controls[key]["press"], "stamp": stamp})
 
     async def click(self, key: str) -> None:
         await self.send(self.click_frame(key))

@@ -1,4 +1,5 @@
-// The dice of a roll drawn as dice: SVG faces with pips. The values come from components/dice_view.py; a
+// The dice of a roll drawn as dice: SVG faces with pips. The values come from components/dice_view.py (the TV)
+// or components/controls.py (the table, whose controls.js imports this file as the library "dice"); a
 // new roll only moves pips, it builds no new drawing.
 const PIPS = {
   1: [[50, 50]],

@@ -17,7 +17,8 @@ class Dice(ui.element, component="dice.js"):
         """Rolls shown tumbling so far: a new count makes the browser tumble the dice."""
         self._props["faces"] = []
         self._props["rolls"] = 0
-        self.props('data-testid=dice role=img aria-label="Dice: not rolled yet"')
+        self.props('data-testid=dice role=img')
+        self._props["aria-label"] = dice_label(None, None)
 
     def show(self, dice: tuple[int, ...] | None, used: tuple[bool, ...] = (),
              owner: str | None = None, tumble: bool = False) -> None:
@@ -26,10 +27,16 @@ class Dice(ui.element, component="dice.js"):
         if tumble:
             self._rolls += 1
         if dice is None:
-            set_props(self, {"faces": [], "aria-label": "Dice: not rolled yet"})
+            set_props(self, {"faces": [], "aria-label": dice_label(None, None)})
         else:
-            whose = f" of {owner}" if owner else ""
             faded = [*used, *[False] * len(dice)]
             set_props(self, {"faces": [[v, faded[k]] for k, v in enumerate(dice)],
-                             "rolls": self._rolls,
-                             "aria-label": f"Dice{whose}: {' and '.join(map(str, dice))}"})
+                             "rolls": self._rolls, "aria-label": dice_label(dice, owner)})
+
+
+def dice_label(dice: tuple[int, ...] | None, owner: str | None) -> str:
+    """What the dice say to a screen reader: their values and whose roll they are."""
+    if dice is None:
+        return "Dice: not rolled yet"
+    whose = f" of {owner}" if owner else ""
+    return f"Dice{whose}: {' and '.join(map(str, dice))}"

@@ -13,10 +13,9 @@ stamp.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nicegui import ui
@@ -28,8 +27,7 @@ from parcheesi.state import IllegalAction
 
 from .badges import Badges
 from .board_view import Board
-from .buttons import PlainButton
-from .dice_view import Dice
+from .controls import Controls
 from .game_details import game_details
 from .looks import look_for
 from .move_log import MoveLog
@@ -39,7 +37,6 @@ from .region import Region
 from .settings import ARROW_ICON, Settings
 from .table_model import Screen, Seen, Standing, TableModel
 from .turns import tell_turn, turn_words
-from .updates import set_props
 
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
 NOT_POSSIBLE = "That move is not possible now."
@@ -65,10 +62,10 @@ class TableView:
         self.answers = 0
         """Answers this table gave to presses and reconnections (the rest of its stamp)."""
         self.model = TableModel()
-        self.drawn_options: Any = None
-        self.option_buttons: list[PlainButton] = []
+        self.option_actions: tuple[Action, ...] = ()
+        """The action of each movement option shown, in order."""
         self.chip_values: list[int] = []
-        """The dice portion each chip stands for, in the order of ``self.chip_buttons``."""
+        """The dice portion each chip shown stands for, in order."""
         self.busy = False
         self.winner_shown = False
         self.your_turn = False
@@ -119,39 +116,11 @@ class TableView:
         self.redraw([])
 
     def _controls(self) -> None:
-        with ui.row().classes("dice-row items-center gap-3 w-full no-wrap"):
-            with Region().classes("dice-box"):
-                self.dice = Dice()
-                self.dice_owner = ui.label("").classes("dice-owner text-xs").props(
-                    'data-testid=dice-owner')
-            self.chip_row = Region("row").classes("gap-1")
-            self.chip_buttons: list[PlainButton] = []
-            ui.space()
-            with Region():
-                self.roll_button = PlainButton.stamped(
-                    "Roll", on_press=self.roll, stamp=self.stamp(), filled=True,
-                    size="lg").props('data-testid=roll aria-keyshortcuts=R')
-        with Region("row").classes("gap-2 w-full no-wrap") as self.piece_row:
-            self.piece_buttons = []
-            for piece in range(4):
-                button = PlainButton.stamped(
-                    str(piece + 1), size="lg", stamp=self.stamp(),
-                    on_press=functools.partial(self.press_piece, piece))
-                button.props(f'data-testid=piece-{piece + 1} '
-                             f'aria-keyshortcuts={piece + 1}').classes("grow")
-                self.piece_buttons.append(button)
-        with Region().classes("w-full min-h-[44px]"):
-            self.choose_note = ui.label("").classes("text-grey-8")
-            self.options = ui.row().classes("gap-2 w-full")
-        with Region("row").classes("gap-2 w-full"):
-            self.hint_button = PlainButton.stamped(
-                "Hint", on_press=self.show_hint, stamp=self.stamp()).props('data-testid=hint')
-            self.best_button = PlainButton.stamped(
-                "Play best", on_press=self.play_best, stamp=self.stamp()).props(
-                'data-testid=play-best')
+        # One component for every control that changes with the actions (see controls.py),
+        # alone in its region: its update re-renders it, not the panels below.
         with Region().classes("w-full"):
-            self.status = ui.label("").classes("text-base min-h-[1.5em]").props(
-                'data-testid=status aria-live=polite role=status')
+            self.controls = Controls(on_press=self._pressed, on_chip=self._chip).classes(
+                "nicegui-column gap-2 w-full")
         with ui.expansion("Moves", value=True).classes("w-full").props(
                 f'dense data-testid=log-panel expand-icon="{ARROW_ICON}"'), Region():
             self.log_view = MoveLog().classes("log text-sm").props(
@@ -182,8 +151,9 @@ class TableView:
         return stamp_text(self.version_seen, self.answers)
 
     def say(self, text: str) -> None:
+        """Put ``text`` on the status line (the table's answer, which always follows, shows
+        it)."""
         self.model.status = text
-        self.status.set_text(text)
 
     # --- presses -------------------------------------------------------------------------------
 
@@ -229,6 +199,23 @@ class TableView:
             self.busy = False
         return True
 
+    def _pressed(self, control: str | None, index: int, stamp: Any) -> Awaitable[None]:
+        """A press of one of the controls (see ``Controls``): the work of that control, made
+        against the position the stamp names; a press that names no control shown is
+        answered with nothing done. An option's action is the one shown when the press
+        arrived (taken now, before anything else can redraw the options)."""
+        if control == "roll":
+            return self.roll(stamp)
+        if control == "piece":
+            return self.press_piece(index, stamp)
+        if control == "option":
+            return self.press_option(self.option_actions[index], stamp)
+        if control == "hint":
+            return self.show_hint(stamp)
+        if control == "best":
+            return self.play_best(stamp)
+        return self._press(stamp, lambda _: None)
+
     async def roll(self, stamp: Any) -> None:
         await self._press(stamp, self._roll)
 
@@ -266,7 +253,6 @@ class TableView:
         else:
             decision = self.game.rules.hint(seen.state)
             self.model.show_hint(seen, decision.reason, decision.state)
-        self.status.set_text(self.model.status)
 
     async def play_best(self, stamp: Any) -> None:
         await self._press(stamp, self._play_best)
@@ -369,70 +355,15 @@ class TableView:
                         moves=board.moves,
                         reduced_motion=self.settings.reduced_motion_for_board(),
                         sound=self._sound(screen), bursts=board.bursts, stamp=stamp)
-        self.dice.show(screen.dice, owner=screen.dice_owner,
-                       tumble=screen.rolled and not self.settings.reduced_motion_for_board())
-        self.dice_owner.set_text(f"{screen.dice_owner}'s roll" if screen.dice_owner else "")
-        self._show_chips(screen)
-        self.roll_button.set_text(screen.roll_text)
-        self.roll_button.set_enabled(screen.can_roll)
-        self.piece_row.set_visibility(not screen.question)
-        for button, shown in zip(self.piece_buttons, screen.pieces, strict=True):
-            button.set_enabled(shown.enabled)
-            button.restyle(tone=screen.tone, filled=shown.pressed)
-            set_props(button, {"aria-label": shown.label})
-        self._show_options(screen, stamp)
-        self.hint_button.set_enabled(screen.can_hint)
-        self.best_button.set_enabled(screen.can_hint)
-        self.status.set_text(screen.status)
+        self.option_actions = tuple(action for _, action in screen.options)
+        self.chip_values = [c.value for c in screen.chips]
+        self.controls.show(screen, stamp, tumble=screen.rolled
+                           and not self.settings.reduced_motion_for_board())
         self.log_view.show(screen.log)
-        for button in (self.roll_button, self.hint_button, self.best_button,
-                       *self.piece_buttons, *self.option_buttons):
-            set_props(button, {"data-stamp": stamp})
         self._show_winner(screen)
 
-    def _show_options(self, screen: Screen, stamp: str) -> None:
-        """The selected piece's movement options (rebuilt only when they change)."""
-        self.choose_note.set_text(screen.choose_note or "")
-        self.choose_note.set_visibility(screen.choose_note is not None)
-        if (screen.options, screen.tone) == self.drawn_options:
-            return
-        self.drawn_options = (screen.options, screen.tone)
-        self.options.clear()
-        with self.options:
-            self.option_buttons = []
-            for (text, action), mark in zip(screen.options, screen.option_marks, strict=True):
-                button = PlainButton.stamped(
-                    text, on_press=functools.partial(self.press_option, action), stamp=stamp,
-                    tone=screen.tone, filled=True, gone_when_pressed=True).props(
-                    "data-testid=move-option")
-                # the marker's number is drawn before the words; the name stays the words
-                set_props(button, {"data-mark": str(mark), "aria-label": text})
-                self.option_buttons.append(button)
-
-    def _show_chips(self, screen: Screen) -> None:
-        """One chip per dice portion value still to use. The chips are kept and relabelled
-        (a chip only selects a portion, it is no action), so the browser builds none."""
-        while len(self.chip_buttons) < len(screen.chips):
-            k = len(self.chip_buttons)
-            with self.chip_row:
-                added = PlainButton(on_click=functools.partial(self._chip, k), size="sm")
-            self.chip_buttons.append(added)
-        self.chip_values = [c.value for c in screen.chips]
-        for k, button in enumerate(self.chip_buttons):
-            button.set_visibility(k < len(screen.chips))
-            if k >= len(screen.chips):  # hidden, and no longer any portion's chip for the hooks
-                set_props(button, {}, remove=("data-testid", "aria-label", "aria-pressed"))
-                continue
-            chip = screen.chips[k]
-            button.set_text(f"{chip.value}" + (f" ×{chip.count}" if chip.count > 1 else ""))
-            button.restyle(filled=chip.pressed)
-            set_props(button, {"aria-label": f"Use {chip.value}",
-                               "aria-pressed": "true" if chip.pressed else "false",
-                               "data-testid": f"portion-{chip.value}"})
-
     def _chip(self, k: int) -> None:
-        if k < len(self.chip_values):
-            self.choose_portion(self.chip_values[k])
+        self.choose_portion(self.chip_values[k])
 
     def _show_winner(self, screen: Screen) -> None:
         shown = screen.winner is not None

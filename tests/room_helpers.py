@@ -5,10 +5,10 @@ answered by ``SimulatedBrowser``: a ``localStorage`` of its own, where seat toke
 under ``parcheesi-seat-<CODE>``, and ``matchMedia``. A script the pages send that no rule
 recognises would time out and fail the test, so the rules also check the scripts' shape.
 
-Controls are found by their ``data-testid`` prop (the browser-hook contract). Clicks go
-through NiceGUI's ``UserInteraction``, which, like a browser, does nothing on a disabled
-control; ``forge_click`` sends the click event anyway, as a tampered page would. Waiting is
-bounded and condition-based.
+Controls are found by their ``data-testid`` (the browser-hook contract; a table's controls as
+``ui_helpers.Control`` objects). Clicks go through NiceGUI's ``UserInteraction``, which, like a
+browser, does nothing on a disabled control; ``forge_click`` sends the press anyway, as a
+tampered page would. Waiting is bounded and condition-based.
 """
 
 from __future__ import annotations
@@ -19,10 +19,20 @@ import re
 from typing import Any
 from uuid import uuid4
 
-from nicegui import ElementFilter, background_tasks, ui
+import ui_helpers
+from nicegui import background_tasks
 from nicegui.nicegui import _on_handshake
-from nicegui.testing import User, UserInteraction
-from ui_helpers import TIMEOUT, element, elements, press_element, settle, text, until
+from nicegui.testing import User
+from ui_helpers import (
+    TIMEOUT,
+    element,
+    elements,
+    press_element,
+    send_press,
+    settle,
+    text,
+    until,
+)
 
 from components.lobby import TOKEN_PREFIX
 from components.server import Server
@@ -109,10 +119,8 @@ async def stop_computers(server: Server) -> None:
 
 
 def ids_starting(user: User, prefix: str) -> set[str]:
-    with user:
-        return {str(e.props["data-testid"]) for e in ElementFilter(only_visible=True,
-                                                                   local_scope=False)
-                if str(e.props.get("data-testid", "")).startswith(prefix)}
+    """The data-testids beginning with ``prefix`` of what the page shows."""
+    return set(ui_helpers.ids_starting(user, prefix, visible=True))
 
 
 def enabled_now(user: User, testid: str) -> bool | None:
@@ -137,7 +145,7 @@ async def click(user: User, testid: str) -> None:
     await click_on(user, await shown(user, testid))
 
 
-async def click_on(user: User, target: ui.element) -> None:
+async def click_on(user: User, target: Any) -> None:
     """Click this element (one of several with the same data-testid)."""
     before = set(background_tasks.running_tasks)
     press_element(user, target)
@@ -149,7 +157,7 @@ async def forge_click(user: User, testid: str) -> None:
     stamp the control shows)."""
     target = element(user, testid)
     before = set(background_tasks.running_tasks)
-    UserInteraction(user, {target}, None).trigger("click", target.props.get("data-stamp"))
+    send_press(user, target, target.props.get("data-stamp"))
     await settle(before)
 
 

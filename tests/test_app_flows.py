@@ -16,10 +16,11 @@ from collections.abc import Awaitable, Sequence
 
 import pytest
 from nicegui import app, background_tasks, ui
-from nicegui.testing import User, UserInteraction
+from nicegui.testing import User
 from room_helpers import drop_connection, restore_connection
 from simulation import simulated_app, simulated_user
 from ui_helpers import (
+    Control,
     board,
     board_click,
     browser_id,
@@ -34,10 +35,12 @@ from ui_helpers import (
     live_game,
     press,
     roll_until_move,
+    send_press,
     settle,
     start_game,
     stop_runners,
     text,
+    trigger,
     two_step_moves,
     until,
 )
@@ -494,7 +497,7 @@ async def test_a_double_tap_on_roll_rolls_once_on_a_shared_screen(
     stamp = roll.props["data-stamp"]
     before = set(background_tasks.running_tasks)
     for _ in range(2):
-        UserInteraction(user, {roll}, None).trigger("click", stamp)
+        send_press(user, roll, stamp)
     await settle(before)
     assert game.version == 1 and game.state.turn == SAPPHIRE
     assert text(user, "status") == STALE
@@ -519,6 +522,63 @@ async def test_every_answer_gives_the_controls_a_new_stamp(
     assert all(s.split(".")[0] == stamps[0].split(".")[0] for s in stamps)  # same position
 
 
+async def test_a_movement_option_no_longer_shown_plays_nothing(
+        app_server: Server, table_user: User) -> None:
+    """The controls are one component: a press names its option by its place in the set of
+    options drawn. Once that set is gone (another piece's options, even in the same words,
+    or a chip picked instead, at the same position), its press finds no option, as a click
+    on a removed button would; it is answered and plays nothing."""
+    user = table_user
+    await first_roll_to_play(app_server, user)
+    await two_step_moves(user)
+    game = await live_game(app_server, user)
+    version = game.version
+    await click(user, "piece-1")
+    (enter_1,) = elements(user, "move-option")
+    await click(user, "piece-2")
+    (enter_2,) = elements(user, "move-option")
+    assert enter_1.text == enter_2.text == "Enter"
+
+    async def replay(option: Control) -> None:
+        """The press of ``option`` sent now, with the stamp the table shows now."""
+        stamp = element(user, "roll").props["data-stamp"]
+        before = set(background_tasks.running_tasks)
+        send_press(user, option, stamp)
+        await settle(before)
+        assert game.version == version and game.state.pieces[RUBY] == (-1, -1, -1, -1)
+        assert element(user, "roll").props["data-stamp"] != stamp  # answered: the page is free
+
+    await replay(enter_1)  # piece 1's Enter, while piece 2's reads the same
+    assert [o.args for o in elements(user, "move-option")] == [enter_2.args]  # still shown
+    await click(user, "portion-3")  # a chip: the piece's options go
+    assert not elements(user, "move-option")
+    await replay(enter_2)
+
+
+async def test_presses_that_name_no_control_play_nothing(
+        app_server: Server, table_user: User) -> None:
+    """What a tampered page could send the controls instead of a press: each is answered
+    with a new stamp and plays nothing."""
+    user = table_user
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
+    version = game.version
+    controls = element(user, "roll").owner
+    for forged in ("roll", None, [0], {"control": "jump", "index": 0},
+                   {"control": "piece", "index": "1"}, {"control": "option", "index": 0},
+                   {"control": "option", "index": -1, "set": controls.state["set"]}):
+        stamp = element(user, "roll").props["data-stamp"]
+        args = {**forged, "stamp": stamp} if isinstance(forged, dict) else forged
+        await trigger(user, controls, "press", args)
+        assert game.version == version, forged
+        if isinstance(forged, dict):
+            assert element(user, "roll").props["data-stamp"] != stamp, forged
+    for chip in (-1, 2, "0", None):  # a chip by its place among the two shown
+        await trigger(user, controls, "chip", chip)
+        assert element(user, "portion-5").props["aria-pressed"] == "false", chip
+        assert element(user, "portion-3").props["aria-pressed"] == "false", chip
+
+
 async def test_a_redraw_with_nothing_new_sends_nothing(
         app_server: Server, table_user: User) -> None:
     """Each part of the table is sent only when it changed: drawn again as it is, the table
@@ -535,9 +595,7 @@ async def test_a_redraw_with_nothing_new_sends_nothing(
         assert not outbox.updates
         view.answers += 1  # an answer: every action control shows the new stamp
         view.redraw([])
-    stamped = {e.id for e in (view.roll_button, view.hint_button, view.best_button,
-                              *view.piece_buttons, view.board)}
-    assert stamped <= set(outbox.updates)
+    assert {view.controls.id, view.board.id} <= set(outbox.updates)
 
 
 async def test_the_log_shows_the_newest_entries_first_through_a_game(

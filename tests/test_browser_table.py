@@ -172,6 +172,64 @@ def test_phone_roll_and_move_with_the_board(screen: Screen) -> None:
         assert 0 <= left < right <= width, testid
 
 
+CONTROLS = '[data-testid=roll], [data-testid^="piece-"], [data-testid^="portion-"], ' \
+           '[data-testid=move-option], [data-testid=hint], [data-testid=play-best]'
+
+
+def control_boxes(screen: Screen) -> dict[str, list[float]]:
+    """data-testid (numbered when repeated) -> [left, top, right, bottom] of every control
+    of the table shown now."""
+    boxes = screen.selenium.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(e => e.offsetParent)"
+        ".map((e, k) => { const r = e.getBoundingClientRect();"
+        " return [e.dataset.testid + '#' + k, r.left, r.top, r.right, r.bottom]; })",
+        CONTROLS)
+    return {box[0]: box[1:] for box in boxes}
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (320, 640)])
+def test_chips_pick_the_die_a_piece_uses_and_every_control_is_a_thumb_target(
+        screen: Screen, viewport: tuple[int, int]) -> None:
+    """The dice chips appear beside Roll without moving it; every control shown is at least
+    44 x 44 px and within the width (and, on the larger phone, on screen without scrolling);
+    a chip picks the die the next piece press uses."""
+    width, height = viewport
+    driver = screen.selenium
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {**PHONE_VIEWPORT, "width": width, "height": height})
+        start_solo_game(screen)
+        by_testid(screen, "roll").click()  # for the start
+        wait_for_ruby_to_roll(screen)
+        roll = box(screen, "roll")
+        by_testid(screen, "roll").click()
+        wait_for_five_and_three(screen)
+        until(screen, lambda: len(all_now(screen, '[data-testid^="portion-"]')) == 2,
+              "the chips of 5 and 3")
+        assert box(screen, "roll") == roll, "Roll stays where it was when the chips appear"
+        boxes = control_boxes(screen)
+        assert len(boxes) == 1 + 4 + 2 + 2  # Roll, the piece buttons, two chips, Hint, Play best
+        for testid, (left, top, right, bottom) in boxes.items():
+            assert right - left >= 44 and bottom - top >= 44, (testid, viewport)
+            assert left >= 0 and right <= width, (testid, viewport)
+            assert height < 844 or (top >= 0 and bottom <= height), testid
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+
+        chip = by_testid(screen, "portion-5")
+        assert (chip.text, chip.get_attribute("aria-label")) == ("5", "Use 5")
+        chip.click()
+        until(screen, lambda: by_testid(screen, "portion-5").get_attribute("aria-pressed")
+              == "true", "the 5 picked")
+        by_testid(screen, "piece-2").click()  # the 5 enters piece 2
+        until(screen, lambda: "Ruby entered piece 2" in by_testid(screen, "log").text,
+              "piece 2 to enter with the 5")
+        until(screen, lambda: [e.get_attribute("data-testid") for e in all_now(
+            screen, '[data-testid^="portion-"]')] == ["portion-3"], "the 3 left")
+        assert by_testid(screen, "portion-3").get_attribute("aria-pressed") == "false"
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+
+
 def test_keyboard_only(screen: Screen) -> None:
     start_solo_game(screen)
     press(screen, " ")  # Space rolls as R does: for the start

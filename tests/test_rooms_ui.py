@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 from nicegui import ElementFilter, background_tasks, ui
-from nicegui.testing import User, UserInteraction
+from nicegui.testing import User
 from room_helpers import (
     SimulatedBrowser,
     click,
@@ -35,7 +35,16 @@ from room_helpers import (
     text_is,
     type_into,
 )
-from ui_helpers import element, elements, enabled, settle, text, two_step_moves, until
+from ui_helpers import (
+    element,
+    elements,
+    enabled,
+    send_press,
+    settle,
+    text,
+    two_step_moves,
+    until,
+)
 
 from components.server import Server
 from parcheesi.ai import decide
@@ -550,8 +559,7 @@ async def press_together(*presses: tuple[Person, str, str | None]) -> None:
     for person, testid, stamp in presses:
         target = element(person.user, testid)
         shown_stamp = target.props.get("data-stamp")
-        UserInteraction(person.user, {target}, None).trigger(
-            "click", shown_stamp if stamp is None else stamp)
+        send_press(person.user, target, shown_stamp if stamp is None else stamp)
     await settle(before)
 
 
@@ -612,7 +620,7 @@ async def test_presses_without_a_stamp_this_table_drew_change_nothing(
     for forged in (None, "", "7", "0.x", "-1.0", "0.0.0", "1" * 40, 0, [0], {"stamp": "0.0"}):
         target = element(host.user, "roll")
         before = set(background_tasks.running_tasks)
-        UserInteraction(host.user, {target}, None).trigger("click", forged)
+        send_press(host.user, target, forged)
         await settle(before)
         assert game.version == 0, forged
     assert text(host.user, "status") == "That press was not understood. Please try again."

@@ -1,9 +1,13 @@
 """Helpers shared by the simulated-user tests of the app (``test_app_flows``, ``test_full_game``).
 
 The components mark their controls with ``data-testid`` props (the browser-hook contract), not
-with NiceGUI markers, so elements are found by that prop here. Clicks go through NiceGUI's own
-``UserInteraction`` (which skips disabled elements, as a browser would); ``trigger`` sends an
-event even to a disabled element, like a forged or stale request.
+with NiceGUI markers, so elements are found by that prop here. The table's controls are one
+component (``components/controls.py``) that draws them from one JSON state: they are found as
+:class:`Control` objects read from that state as ``controls.js`` draws it, with the same hooks,
+words and states, and pressing one sends the component the event the browser sends. Clicks go
+through NiceGUI's own ``UserInteraction`` (which skips disabled elements, as a browser would);
+``trigger`` and ``send_press`` send an event even to a disabled control, like a forged or
+stale request.
 
 Waiting is bounded and condition-based: ``click`` awaits the background tasks its handler
 started (a coroutine handler, a navigation) and ``until`` polls a predicate on live state.
@@ -17,12 +21,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from nicegui import ElementFilter, background_tasks, ui
 from nicegui.testing import User, UserInteraction
 
 from components.board_view import Board
+from components.controls import Controls
 from components.server import Server
 from parcheesi.board import COLOURS
 from parcheesi.live import LiveGame
@@ -54,13 +60,89 @@ def stop_runners(server: Server) -> None:
 # --- finding elements by data-testid -----------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Control:
+    """One control of a table's :class:`Controls` component, as ``controls.js`` draws it from
+    the component's state: its ``data-testid``, words, attributes (``props``) and state, and
+    the event the browser sends when it is pressed (``event`` with ``args``; a game action
+    adds the stamp it shows)."""
+
+    owner: Controls
+    order: int
+    """Its place in the component (the browser's document order)."""
+    testid: str
+    text: str = ""
+    props: dict[str, Any] = field(default_factory=dict)
+    enabled: bool = True
+    visible: bool = True
+    event: str | None = None
+    args: Any = None
+
+    @property
+    def id(self) -> tuple[int, int]:
+        return (self.owner.id, self.order)
+
+    @property
+    def stamped(self) -> bool:
+        return "data-stamp" in self.props
+
+
+def drawn_controls(owner: Controls) -> list[Control]:
+    """The controls ``controls.js`` draws from ``owner.state``, in document order."""
+    s = owner.state
+    stamp, found = s["stamp"], []
+
+    def add(testid: str, text: str = "", event: str | None = None, args: Any = None, *,
+            enabled: bool = True, visible: bool = True, **props: Any) -> None:
+        if event == "press":
+            props["data-stamp"] = stamp
+        found.append(Control(owner, len(found), testid, text,
+                             {"data-testid": testid, **props}, enabled, visible, event, args))
+
+    dice = s["dice"]
+    add("dice", role="img", **{"aria-label": dice["label"]})
+    add("dice-owner", dice["owner"])
+    for k, (value, count, pressed) in enumerate(s["chips"]):
+        add(f"portion-{value}", f"{value}" + (f" ×{count}" if count > 1 else ""), "chip", k,
+            **{"aria-label": f"Use {value}", "aria-pressed": "true" if pressed else "false"})
+    text, can_roll = s["roll"]
+    add("roll", text, "press", {"control": "roll", "index": 0}, enabled=can_roll,
+        **{"aria-keyshortcuts": "R"})
+    for k, (enabled, _, label) in enumerate(s["pieces"]):
+        add(f"piece-{k + 1}", str(k + 1), "press", {"control": "piece", "index": k},
+            enabled=enabled, visible=not s["question"],
+            **{"aria-keyshortcuts": str(k + 1), "aria-label": label})
+    for k, (text, mark) in enumerate(s["options"]):
+        add("move-option", text, "press", {"control": "option", "index": k, "set": s["set"]},
+            **{"data-mark": str(mark), "aria-label": text})
+    add("hint", "Hint", "press", {"control": "hint", "index": 0}, enabled=s["hint"])
+    add("play-best", "Play best", "press", {"control": "best", "index": 0}, enabled=s["hint"])
+    add("status", s["status"], role="status", **{"aria-live": "polite"})
+    return found
+
+
+def _everything(user: User, kind: type[ui.element], visible: bool) -> list[Any]:
+    """The page's elements of ``kind`` and, with them, the controls its tables draw."""
+    with user:
+        found: list[Any] = list(ElementFilter(kind=kind, only_visible=visible,
+                                              local_scope=False))
+        tables = ElementFilter(kind=Controls, only_visible=visible, local_scope=False)
+        for owner in tables if kind is ui.element else ():
+            found += [c for c in drawn_controls(owner) if c.visible or not visible]
+    return found
+
+
+def _position(item: Any) -> tuple[int, int]:
+    """Creation order, a table's controls in their component's order."""
+    return item.id if isinstance(item, Control) else (item.id, -1)
+
+
 def elements(user: User, testid: str, kind: type[ui.element] = ui.element,
              visible: bool = True) -> list[Any]:
-    """Elements of the current page whose ``data-testid`` is ``testid``, in creation order."""
-    with user:
-        found = [e for e in ElementFilter(kind=kind, only_visible=visible, local_scope=False)
-                 if e.props.get("data-testid") == testid]
-    return sorted(found, key=lambda e: e.id)
+    """Elements of the current page whose ``data-testid`` is ``testid``, in creation order
+    (a table's controls as :class:`Control` objects)."""
+    found = [e for e in _everything(user, kind, visible) if e.props.get("data-testid") == testid]
+    return sorted(found, key=_position)
 
 
 def element(user: User, testid: str, kind: type[ui.element] = ui.element) -> Any:
@@ -69,12 +151,10 @@ def element(user: User, testid: str, kind: type[ui.element] = ui.element) -> Any
     return found[0]
 
 
-def ids_starting(user: User, prefix: str) -> list[str]:
-    """The data-ids_starting beginning with ``prefix`` on the current page, in creation order."""
-    with user:
-        found = sorted((e for e in ElementFilter(local_scope=False)
-                        if str(e.props.get("data-testid", "")).startswith(prefix)),
-                       key=lambda e: e.id)
+def ids_starting(user: User, prefix: str, visible: bool = False) -> list[str]:
+    """The data-testids beginning with ``prefix`` on the current page, in creation order."""
+    found = sorted((e for e in _everything(user, ui.element, visible)
+                    if str(e.props.get("data-testid", "")).startswith(prefix)), key=_position)
     return [e.props["data-testid"] for e in found]
 
 
@@ -135,15 +215,32 @@ async def click(user: User, testid: str, index: int = 0, wait: bool = True) -> N
         await asyncio.sleep(0)
 
 
-def press_element(user: User, target: ui.element) -> None:
+def press_element(user: User, target: Any) -> None:
     """What the browser sends when a person presses ``target``: nothing if it is disabled,
     and with a stamped control (a game action, ``components/presses.py``) the stamp it
     shows."""
+    if isinstance(target, Control):
+        if target.enabled:
+            send_press(user, target, target.props.get("data-stamp"))
+        return
     stamp = target.props.get("data-stamp")
     if stamp is None:
         UserInteraction(user, {target}, None).click()
     elif getattr(target, "enabled", True):
         UserInteraction(user, {target}, None).trigger("click", stamp)
+
+
+def send_press(user: User, target: Any, stamp: Any) -> None:
+    """Send ``target``'s press with ``stamp`` whatever its state, as a page would send it (a
+    table's control: its event to the component, with the stamp when it is a game action;
+    another element: its click with the stamp)."""
+    if not isinstance(target, Control):
+        UserInteraction(user, {target}, None).trigger("click", stamp)
+    elif target.stamped:
+        UserInteraction(user, {target.owner}, None).trigger(
+            "press", {**target.args, "stamp": stamp})
+    else:
+        UserInteraction(user, {target.owner}, None).trigger(target.event or "", target.args)
 
 
 async def trigger(user: User, target: ui.element, event: str, args: Any = None) -> None:
@@ -157,7 +254,9 @@ async def forge(user: User, testid: str) -> None:
     """A click sent to a control even when it is disabled, with the stamp it shows, as a
     tampered page could send it."""
     target = element(user, testid)
-    await trigger(user, target, "click", target.props.get("data-stamp"))
+    before = set(background_tasks.running_tasks)
+    send_press(user, target, target.props.get("data-stamp"))
+    await settle(before)
 
 
 async def board_click(user: User, colour: int, piece: int) -> None:
