@@ -13,6 +13,7 @@ stamp.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,7 @@ from .board_view import Board
 from .controls import Controls
 from .game_details import game_details
 from .looks import look_for
+from .meter import Meter
 from .move_log import MoveLog
 from .palette import PAINT
 from .presses import stamp_text, version_of
@@ -83,6 +85,7 @@ class TableView:
                     self.turn = ui.label("").classes("text-lg font-medium").props(
                         'data-testid=turn aria-live=polite')
                 self.badges = Badges(game)
+                self.meter = Meter(game.rules.colours, game.state.colours)
                 if game.house:
                     ui.label("House rules: " + look_for(game.kind).house_line(game.house)
                              ).classes("text-sm house-rules").props('data-testid=house-rules')
@@ -246,13 +249,19 @@ class TableView:
     async def show_hint(self, stamp: Any) -> None:
         await self._press(stamp, lambda _: self._hint())
 
-    def _hint(self) -> None:
+    async def _hint(self) -> None:
         seen = self.seen()
         if not self.model.hint_applies(seen):
             self.model.show_hint(seen, None, None)
         else:
-            decision = self.game.rules.hint(seen.state)
-            self.model.show_hint(seen, decision.reason, decision.state)
+            decision = await self._best(seen.state)
+            if self.game.version == seen.version:  # else the position moved on meanwhile
+                self.model.show_hint(seen, decision.reason, decision.state)
+
+    async def _best(self, state: Any) -> Any:
+        """The hint's decision for ``state``, worked out in a worker thread: Expert searches
+        for up to a quarter of a second, and this event loop serves every table."""
+        return await asyncio.to_thread(self.game.rules.hint, state)
 
     async def play_best(self, stamp: Any) -> None:
         await self._press(stamp, self._play_best)
@@ -263,7 +272,10 @@ class TableView:
         if not self.model.hint_applies(self.seen()):
             return
         self.model.hinted = None
-        for k, action in enumerate(self.game.rules.hint(self.game.state).actions):
+        decision = await self._best(self.game.state)
+        if self.game.version != version:  # the position moved on while the hint thought
+            return
+        for k, action in enumerate(decision.actions):
             if not await self.send(action, version + k):
                 break
 
@@ -348,6 +360,7 @@ class TableView:
         self.turn.set_text(screen.turn)
         self._tell_turn(screen.your_turn)
         self.badges.show(screen.badges)
+        self.meter.show(self.game.win_chances() if self.settings.show_chances else None)
         board = screen.board
         self.board.show(board.pieces, movable=board.movable, selected=board.selected,
                         targets=board.targets, target_labels=board.target_labels,

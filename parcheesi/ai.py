@@ -1,4 +1,4 @@
-"""Computer players (random, easy, medium, hard) and the hint.
+"""Computer players (random, easy, medium, hard, expert; grace for benchmarks) and the hint.
 
 Every player chooses among the same thing a human can reach: the distinct end positions of
 the current roll (dice portions, then rewards) from :func:`game.roll_outcomes`. None of them
@@ -12,7 +12,12 @@ the state itself, and ties are broken by the fixed order of ``roll_outcomes``.
 - **hard**: the same terms with exact risk: for each exposed piece the chance, over the 36
   dice outcomes, that some opponent can capture it on their next roll (entries, blockades
   and safe squares respected), blockades weighed by the opponents they hold back, the race,
-  and the danger of the third doubles when the player must roll again.
+  and the danger of the third doubles when the player must roll again
+  (:mod:`.risk` counts the chances).
+- **expert**: the learned evaluation with one ply of chance (:mod:`.expert`); it also gives
+  the hint. Its search stops at a budget of positions looked at, so it too is deterministic
+  (a time budget behind it, for a machine far too busy, is the one exception).
+- **grace**: the published "Amazing Grace" evaluation (:mod:`.grace`), for benchmarks only.
 
 Every player agrees to play on for the next places when asked (as in Ludo, RULES-LUDO.md
 3.3: computers always agree), and a player still racing after the first finish plays
@@ -101,8 +106,8 @@ def decide(state: State, level: str, reason: bool = False) -> Decision:
 
 
 def hint(state: State) -> Decision:
-    """Hard's choice for a human, with a reason a person can read."""
-    return decide(state, "hard", reason=True)
+    """Expert's choice for a human, with a reason a person can read."""
+    return decide(state, expert.LEVEL, reason=True)
 
 
 def _rng(state: State) -> random.Random:

@@ -46,6 +46,7 @@ from ui_helpers import (
 )
 
 from components.looks import look_for
+from components.meter import words
 from components.server import Server
 from components.setup import SetupForm
 from components.table_model import LOG_LINES
@@ -350,6 +351,33 @@ async def test_settings_are_kept_for_the_browser(app_server: Server, table_user:
     assert (state["rotation"], state["reduced"]) == (SAPPHIRE, True)
     with user:
         assert app.storage.user["orientation"] == "sapphire"
+
+
+async def test_the_win_chance_meter_is_off_until_switched_on_and_follows_the_game(
+        app_server: Server, table_user: User) -> None:
+    """Off by default (not everyone wants to be told they are losing); switched on, it
+    shows the live game's chances, and after the next action the new ones."""
+    user = table_user
+    game = await start_game(app_server, user)
+    await computers_done(game)
+    assert elements(user, "win-chances") == []  # drawn, hidden
+    (meter,) = elements(user, "win-chances", visible=False)
+    await click(user, "settings")
+    assert element(user, "setting-chances").value is False
+    await click(user, "setting-chances")
+    assert element(user, "win-chances") is meter
+    chances = game.win_chances()
+    assert chances is not None and set(chances) == set(game.state.colours)
+    assert sum(chances.values()) == pytest.approx(1.0)
+    assert element(user, "win-chances").props["aria-label"] == words(chances,
+                                                                    game.rules.colours)
+    version = game.version
+    await click(user, "roll")
+    await until(lambda: game.version > version, "the roll")
+    assert element(user, "win-chances").props["aria-label"] == words(game.win_chances() or {},
+                                                                    game.rules.colours)
+    await click(user, "setting-chances")
+    assert elements(user, "win-chances") == []
 
 
 async def test_the_sound_of_an_action_comes_with_the_boards_update(
