@@ -586,7 +586,7 @@ async def test_the_host_may_replace_a_player_absent_for_a_minute(server: Server)
     await refused(server, room, game, rooms.replace(room, s.host, RUBY, "easy"),
                   "away for a minute")
     await refused(server, room, game, rooms.replace(room, s.host, SAPPHIRE, "grandmaster"),
-                  "easy, medium or hard")
+                  "easy, medium, hard or expert")
 
     await rooms.replace(room, s.host, SAPPHIRE, "hard")  # the host acts while away
     seat = room.seats[SAPPHIRE]
