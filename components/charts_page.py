@@ -112,18 +112,25 @@ def race_summary(game: Game) -> str:
             + " ".join(race_lines(game)))
 
 
-def chance_lines(game: Game) -> list[str]:
-    """One line per player: their chance to win at the start and before the last roll, at
-    its highest and at its lowest (with when)."""
+def chance_points(game: Game) -> dict[int, list[float]]:
+    """Each colour's chances up to the roll that decided the winner: after it they stand
+    still (a table playing on for places plays for the places, not the win)."""
     chances = game.charts.chances or {}
+    return {colour: line[:game.charts.decided + 1] for colour, line in chances.items()}
+
+
+def chance_lines(game: Game) -> list[str]:
+    """One line per player: their chance to win at the start and before the winning roll,
+    at its highest and at its lowest (with when)."""
+    points = chance_points(game)
     lines = []
     for colour in game.colours:
-        line = chances[colour]
+        line = points[colour]
         last = line[-2] if len(line) > 1 else line[-1]
         high = max(range(len(line)), key=lambda k: (line[k], -k))
         low = min(range(len(line)), key=lambda k: (line[k], k))
         lines.append(f"{game.names[colour]}: {line[0]:g}% at the start, {last:g}% before the "
-                     f"last roll; highest {line[high]:g}% (after {_rolls(high)}), lowest "
+                     f"winning roll; highest {line[high]:g}% (after {_rolls(high)}), lowest "
                      f"{line[low]:g}% (after {_rolls(low)}).")
     return lines
 
@@ -205,11 +212,12 @@ def race_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
 
 
 def chance_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
-    """A line per colour, its chance to win (percent) after every roll."""
-    chances = game.charts.chances or {}
+    """A line per colour, its chance to win (percent) after every roll until the winner is
+    known."""
+    points = chance_points(game)
     series = [{"name": game.names[colour], "type": "line", "showSymbol": False,
                "color": game.fills[colour], "lineStyle": {"width": 2.5},
-               "data": [[k, value] for k, value in enumerate(chances[colour])]}
+               "data": [[k, value] for k, value in enumerate(points[colour])]}
               for colour in game.colours]
     return {**race_options(game, ink), "series": series}
 

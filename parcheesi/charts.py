@@ -80,6 +80,8 @@ class Charts:
     chances: dict[int, list[float]] | None = None
     """``chances[colour][k]``: the colour's chance to win after ``k`` rolls, in percent, by
     the game's learned evaluation (None for a game without one)."""
+    decided: int = 0
+    """After how many rolls the winner was known (a table playing on for places rolls on)."""
 
 
 def charts_of(rules: GameRules, steps: Sequence[Any]) -> Charts:
@@ -108,7 +110,9 @@ def charts_of(rules: GameRules, steps: Sequence[Any]) -> Charts:
     return Charts(race=Race(colours, rules.full_progress, progress, captures),
                   luck=[luck_of(c, dice[c], rules.dice_count) for c in colours],
                   lucky_name=LUCKY_NAMES[rules.dice_count],
-                  chances=chances_at(rules, colours, points))
+                  chances=chances_at(rules, colours, points),
+                  decided=next((k for k, at in enumerate(points)
+                                if rules.winner(at) is not None), len(points) - 1))
 
 
 def chances_at(rules: GameRules, colours: tuple[int, ...], points: Sequence[Any]

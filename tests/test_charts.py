@@ -170,6 +170,8 @@ def test_the_chances_follow_the_race_points_and_end_with_the_winner(parcheesi_st
     for k in range(race.rolls + 1):  # the chances of one point add up to one
         assert sum(chances[c][k] for c in race.colours) == pytest.approx(100, abs=0.2)
     assert {chances[c][0] for c in race.colours} != {100.0}
+    assert chances[winner][charts.decided] == 100.0
+    assert all(chances[winner][k] < 100.0 for k in range(charts.decided))
 
 
 def test_ludo_has_no_chances_to_chart(ludo_steps) -> None:
