@@ -96,16 +96,33 @@ def one_ply(net: Network, after: State, me: int, budget: Budget | None = None
     return expected
 
 
-def choose(net: Network, state: State, ends: list[State], answers: int = ANSWERS,
-           seconds: float = BUDGET, clock: Callable[[], float] = time.perf_counter) -> int:
-    """The index in ``ends`` (every end position of the roll ``state`` is in) to play."""
+def static_values(net: Network, state: State, ends: list[State]) -> Array | int:
+    """The network's chance for the player to move at each of ``ends`` (the end positions
+    of the roll ``state`` is in); or, when there is nothing to weigh (one end, or one that
+    finishes the player), the index to play."""
     me = state.turn
     if len(ends) == 1:
         return 0
     for k, end in enumerate(ends):
         if end.pieces[me] == ALL_HOME:
             return k
-    static = race_chances(net, ends, me)[:, me]
+    values: Array = race_chances(net, ends, me)[:, me]
+    return values
+
+
+def greedy(net: Network, state: State, ends: list[State]) -> int:
+    """The network's own pick among ``ends``, no search (how the training plays)."""
+    values = static_values(net, state, ends)
+    return values if isinstance(values, int) else int(np.argmax(values))
+
+
+def choose(net: Network, state: State, ends: list[State], answers: int = ANSWERS,
+           seconds: float = BUDGET, clock: Callable[[], float] = time.perf_counter) -> int:
+    """The index in ``ends`` (every end position of the roll ``state`` is in) to play."""
+    me = state.turn
+    static = static_values(net, state, ends)
+    if isinstance(static, int):
+        return static
     picks = shortlist(static)
     if len(picks) == 1 or any(end.winner is not None for end in ends):
         return picks[0]

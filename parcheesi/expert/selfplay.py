@@ -16,15 +16,17 @@ import numpy as np
 
 from ..dice import seeded
 from ..game import Roll, apply, roll_outcomes
-from ..risk import ALL_HOME
 from ..state import Phase, State, new_state
+from . import search
 from .network import Array, Encoded, Network
-from .values import encoded, race_chances
+from .values import encoded
 
 PLAYER_COUNTS = (2, 3, 4)
 """Training games rotate over tables of two, three and four."""
-_COLOUR_SETS: dict[int, list[tuple[int, ...]]] = {
+TRAINING_TABLES: dict[int, list[tuple[int, ...]]] = {
     2: [(0, 2), (1, 3)], 3: [(0, 1, 2), (1, 2, 3), (0, 2, 3), (0, 1, 3)], 4: [(0, 1, 2, 3)]}
+"""The colours of each table size, in the order the shipped weights' games used them (every
+set a table may use: ``GameRules.colour_sets``, in another order)."""
 
 
 @dataclass
@@ -49,22 +51,14 @@ def game_seed(seed: int, iteration: int, index: int) -> int:
 def table(index: int) -> tuple[int, ...]:
     """The colours of training game ``index``: the table sizes and colour sets rotate."""
     count = PLAYER_COUNTS[index % len(PLAYER_COUNTS)]
-    sets = _COLOUR_SETS[count]
+    sets = TRAINING_TABLES[count]
     return sets[(index // len(PLAYER_COUNTS)) % len(sets)]
 
 
 def greedy(net: Network, state: State) -> State:
     """The end of the current roll that the network rates best for the player to move."""
-    options = roll_outcomes(state)
-    if len(options) == 1:
-        return options[0][0]
-    me = state.turn
-    ends = [after for after, _ in options]
-    for after in ends:
-        if after.pieces[me] == ALL_HOME:
-            return after
-    values = race_chances(net, ends, me)[:, me]
-    return ends[int(np.argmax(values))]
+    ends = [after for after, _ in roll_outcomes(state)]
+    return ends[search.greedy(net, state, ends)]
 
 
 def play(net: Network, colours: tuple[int, ...], seed: int) -> tuple[list[State], int]:
