@@ -53,8 +53,8 @@ def win_chances_of(net: Network, states: list[State]) -> Array:
     through the network in one batch."""
     result = np.zeros((len(states), 4))
     between = [k for k, s in enumerate(states) if s.phase is Phase.ROLL and s.winner is None]
-    if between:
-        result[between] = race_chances(net, [states[k] for k in between], 0)
+    if between:  # nobody has finished in these, so no mover's finish needs telling apart
+        result[between] = race_chances(net, [states[k] for k in between], mover=0)
     for k, state in enumerate(states):
         if not (state.phase is Phase.ROLL and state.winner is None):
             result[k] = win_chances(net, state)
