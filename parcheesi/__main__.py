@@ -35,7 +35,7 @@ from .games import DEFAULT_GAME, GAMES, GameRules
 from .notation import MAX_REQUEST_LENGTH, NotationError, brief, decode_request, parse_json
 from .simulate import simulate
 
-TRAIN_ITERATIONS = 60
+TRAIN_ITERATIONS = 80
 """Iterations of the shipped weights' training (``train``'s default)."""
 
 
