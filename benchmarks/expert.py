@@ -51,6 +51,8 @@ ROWS: list[tuple[list[str], float | None]] = [
     (["expert", "grace", "grace", "grace"], None),
     (["hard", "grace"], None),
     (["hard", "grace", "grace", "grace"], None),
+    (["expert", "medium", "medium", "medium"], None),
+    (["expert", "random", "random", "random"], None),
 ]
 EXPERT_MS = {"p50": 30.0, "p99": 300.0, "max": 1000.0}
 CALIBRATION_POINTS = 0.03
