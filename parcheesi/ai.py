@@ -10,10 +10,10 @@ the state itself, and ties are broken by the fixed order of ``roll_outcomes``.
 - **medium**: a hand-made evaluation of each end position: progress, pieces HOME and in
   START, captures, crude safety (opponents close behind), blockades.
 - **hard**: the same terms with exact risk: for each exposed piece the chance, over the 36
-  dice outcomes, that some opponent can capture it on their next roll (entries, blockades
-  and safe squares respected), blockades weighed by the opponents they hold back, the race,
-  and the danger of the third doubles when the player must roll again
-  (:mod:`.risk` counts the chances).
+  dice outcomes, that some opponent captures it during their next turn (entries, blockades
+  and safe squares respected; rerolls after doubles and capture bonuses counted),
+  blockades weighed by the opponents they hold back, the race, and the danger of the third
+  doubles when the player must roll again (:mod:`.risk` counts the chances).
 - **expert**: the learned evaluation with one ply of chance (:mod:`.expert`); it also gives
   the hint. Its search stops at a budget of positions looked at, so it too is deterministic
   (a time budget behind it, for a machine far too busy, is the one exception).
@@ -51,7 +51,7 @@ from .game import (
     apply,
     roll_outcomes,
 )
-from .risk import ALL_HOME, capture_chances, exposed, occupancy, opponents
+from .risk import ALL_HOME, capture_chances, exposed, occupancy, opponents, turn_capture_chances
 from .state import Phase, Pieces, State
 
 TABLE_LEVELS = ("easy", "medium", "hard", expert.LEVEL)
@@ -228,16 +228,16 @@ def _evaluate_hard(after: State, me: int) -> float:
 
 def _with_risks(score: float, pieces: Pieces, me: int, others: list[int],
                 board: dict[int, tuple[int, int]]) -> float:
-    """``score`` less the exact risk of being captured before the next turn (the piece's
-    value plus the 20 the opponent earns), plus the opponents' pieces left open to capture
-    (chances for the next turn). Added term by term, in the evaluation's own order."""
+    """``score`` less the risk of being captured before the next turn (the piece's value
+    plus the 20 the opponent earns), plus the opponents' pieces left open to capture (their
+    chances for a whole turn of mine). Added term by term, in the evaluation's own order."""
     w = HARD_WEIGHTS
     own = pieces[me]
-    for i, chance in capture_chances(pieces, me, board).items():
+    for i, chance in turn_capture_chances(pieces, me, board).items():
         score -= w["risk_scale"] * chance * (piece_value(own[i]) + w["risk_reward"])
     if w["threat"]:
         for o in others:
-            for i, chance in capture_chances(pieces, o, board).items():
+            for i, chance in turn_capture_chances(pieces, o, board).items():
                 score += w["threat"] * chance * piece_value(pieces[o][i])
     return score
 

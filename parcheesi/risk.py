@@ -2,8 +2,12 @@
 
 Exact over the 36 dice outcomes of each opponent (entries, mandatory entries, blockades on
 the way, safe squares and the owner's entry square respected), combined over opponents as
-independent rolls. Hard weighs its pieces by it, the learned evaluation reads it as one of
-its terms, and the hint explains a choice with it.
+independent rolls. Two measures: :func:`capture_chances` looks at one roll of each
+opponent (the learned evaluation reads it as one of its terms, and the hint explains a
+choice with it); :func:`turn_capture_chances` also counts the rest of the opponent's turn,
+the reroll after doubles and the 20-square bonus of a capture made elsewhere, which Hard
+weighs its pieces by (one roll alone left its pieces captured 1.38 times as often as it
+expected in two-player games; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -127,6 +131,63 @@ def capture_chances(pieces: Pieces, me: int,
             if mask:
                 survive[i] *= 1 - mask.bit_count() / 36
     return {i: 1 - s for i, s in survive.items()}
+
+
+_DOUBLES = sum(1 << 7 * a for a in range(6))
+"""The six doubles among the 36 dice outcomes, as a bitmask (outcome k is (k // 6 + 1,
+k % 6 + 1))."""
+
+
+def turn_capture_chances(pieces: Pieces, me: int,
+                         board: dict[int, tuple[int, int]] | None = None) -> dict[int, float]:
+    """For each exposed piece of ``me``: the chance that some opponent captures it during
+    their next turn, not just their next roll. Beyond :func:`capture_chances` it counts the
+    rerolls after doubles that missed (up to two more rolls), and the bonus of 20 squares an
+    opponent earns by capturing something else, which lands on the piece when one of that
+    opponent's pieces stands exactly 20 squares behind it with no blockade between. An
+    estimate (a capture that both bonuses and rerolls make is counted once), capped at 1."""
+    open_pieces = exposed(pieces, me)
+    if not open_pieces:
+        return {}
+    if board is None:
+        board = occupancy(pieces)
+    blocked = _blocked(board)
+    squares = TRACK_SQUARES[me]
+    survive = dict.fromkeys(open_pieces, 1.0)
+    for o in opponents(pieces, me):
+        landing = _landing(o, pieces[o], blocked)
+        chained = _bonus_targets(o, pieces[o], blocked)
+        captures = 0
+        if chained:
+            for sq, (c, n) in board.items():
+                if n == 1 and c != o:
+                    captures |= landing.get(sq, 0)
+        for i in open_pieces:
+            sq = squares[pieces[me][i]]
+            mask = landing.get(sq, 0)
+            first = mask.bit_count() / 36
+            again = (_DOUBLES & ~mask).bit_count() / 36
+            chance = first * (1 + again + again * again)
+            if sq in chained:
+                chance += (captures & ~mask).bit_count() / 36
+            survive[i] *= 1 - min(1.0, chance)
+    return {i: 1 - s for i, s in survive.items()}
+
+
+@lru_cache(maxsize=8192)
+def _bonus_targets(colour: int, own: tuple[int, ...], blocked: tuple[int, ...]) -> frozenset[int]:
+    """The ordinary track squares exactly 20 squares ahead of one of ``colour``'s pieces on
+    the track with no blockade on the way: where a capture bonus can land."""
+    to_progress = _SQUARE_TO_PROGRESS[colour]
+    squares = TRACK_SQUARES[colour]
+    walls = [to_progress[sq] for sq in blocked]
+    targets = set()
+    for p in set(own):
+        if 0 <= p <= LAST_TRACK - 20 and not any(p < w <= p + 20 for w in walls):
+            sq = squares[p + 20]
+            if sq not in SAFE_SQUARES:
+                targets.add(sq)
+    return frozenset(targets)
 
 
 def capture_chances_all(pieces: Pieces, board: dict[int, tuple[int, int]]

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 import test_rules_scenarios as scenarios
+from positions import EMERALD, RUBY, SAPPHIRE, at_roll, progress_on
 
 from parcheesi.__main__ import choose_json, outcomes_json
 from parcheesi.ai import LEVELS, decide, hint
 from parcheesi.game import Game, Roll, apply, legal_actions
 from parcheesi.notation import request_from_json
-from parcheesi.risk import capture_chances
+from parcheesi.risk import capture_chances, turn_capture_chances
 from parcheesi.simulate import simulate
 from parcheesi.state import IllegalAction, Phase
 
@@ -151,6 +152,52 @@ def test_capture_chance_respects_blockades_and_safe_squares():
         "ruby": [24, "home", "home", "home"], "sapphire": [52, "start", "start", "start"]},
         "dice": [1, 2]})
     assert capture_chances(state.pieces, 0) == {}
+
+
+def test_turn_capture_chance_counts_the_rerolls_after_doubles():
+    # Sapphire 2 behind Ruby's piece: 10 of 36 rolls capture at once. Of the misses, the
+    # doubles 3-3, 4-4, 5-5 and 6-6 (4 of 36) roll again, up to twice more.
+    state, _ = request_from_json({"turn": "ruby", "pieces": {
+        "ruby": [20, "home", "home", "home"], "sapphire": [52, "start", "start", "start"]},
+        "dice": [1, 2]})
+    again = 4 / 36
+    assert turn_capture_chances(state.pieces, 0) == {
+        0: pytest.approx(10 / 36 * (1 + again + again ** 2))}
+
+
+def _chain_position(ruby: list[object], emerald: bool = True) -> dict[str, list[object]]:
+    """Ruby's piece on square 60; Sapphire one piece exactly 20 behind it (square 40) and
+    one 3 behind an Emerald piece (squares 30 and 33), neither able to reach Ruby."""
+    pieces: dict[str, list[object]] = {
+        "ruby": ruby,
+        "sapphire": [progress_on(SAPPHIRE, 40), progress_on(SAPPHIRE, 30), "home", "home"]}
+    if emerald:
+        pieces["emerald"] = [progress_on(EMERALD, 33), "home", "home", "home"]
+    return pieces
+
+
+def test_turn_capture_chance_counts_a_capture_bonus_landing_on_the_piece():
+    # The 14 rolls that move Sapphire 3 (a 3, 1+2, and the 3s under 4-4) capture Emerald;
+    # the bonus 20 then takes the piece 20 behind Ruby's onto it. One roll alone sees no
+    # danger.
+    state = at_roll("ruby", _chain_position([progress_on(RUBY, 60), "home", "home", "home"]))
+    assert capture_chances(state.pieces, RUBY) == {0: 0.0}
+    assert turn_capture_chances(state.pieces, RUBY) == {0: pytest.approx(14 / 36)}
+
+
+def test_turn_capture_chance_bonus_needs_a_capture_and_an_open_path():
+    # Nothing else to capture: no bonus.
+    alone = at_roll("ruby", _chain_position([progress_on(RUBY, 60), "home", "home", "home"],
+                                            emerald=False))
+    assert turn_capture_chances(alone.pieces, RUBY) == {0: 0.0}
+    # A Ruby blockade on square 50 stands between the bonus piece and Ruby's piece.
+    walled = at_roll("ruby", _chain_position([progress_on(RUBY, 50), progress_on(RUBY, 50),
+                                              progress_on(RUBY, 60), "home"]))
+    assert list(turn_capture_chances(walled.pieces, RUBY).values()) == [0.0]
+    # No opponent racing: no danger at all.
+    solo = at_roll("ruby", {"ruby": [progress_on(RUBY, 60), "home", "home", "home"],
+                            "sapphire": ["home"] * 4})
+    assert turn_capture_chances(solo.pieces, RUBY) == {0: 0.0}
 
 
 def test_decide_rejects_unknown_levels_and_finished_games():
