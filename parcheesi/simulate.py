@@ -105,7 +105,7 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1,
         "house": list(house),
         "wins": wins,
         "draws": sum(1 for r in results if r.winner is None),
-        "win_rate": {name: _wilson(wins[name], games) for name in names},
+        "win_rate": {name: wilson(wins[name], games) for name in names},
         "mean_rolls": statistics.fmean(r.rolls for r in results),
         "games_per_second": games / elapsed if elapsed > 0 else float("inf"),
         "decision_ms": decision,
@@ -133,7 +133,7 @@ def _play_all(players: list[str], games: int, seed: int, workers: int, kind: str
         return [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
 
 
-def _wilson(wins: int, games: int) -> dict[str, float]:
+def wilson(wins: int, games: int) -> dict[str, float]:
     """The win rate with its 95% Wilson score interval."""
     z = 1.96
     rate = wins / games
