@@ -20,7 +20,7 @@ State format (the ``state`` prop: the JSON text of :attr:`Controls.state`):
 ``tone``
     the colour name of the seat to act (the piece buttons' and options' tone);
 ``dice``
-    ``{"faces": [[value, used], ...], "rolls": n, "label": aria-label, "owner": words}``
+    ``{"faces": [value, ...], "rolls": n, "label": aria-label, "owner": words}``
     (``rolls``: how many rolls were shown tumbling; a new count tumbles the dice);
 ``chips``
     ``[[value, count, pressed], ...]``, one per dice portion value still to use;
@@ -89,7 +89,7 @@ class Controls(ui.element, component="controls.js", dependencies=["dice.js"]):
         state = {
             "stamp": stamp,
             "tone": screen.tone,
-            "dice": {"faces": [[v, False] for v in screen.dice or ()], "rolls": self._rolls,
+            "dice": {"faces": list(screen.dice or ()), "rolls": self._rolls,
                      "label": dice_label(screen.dice, screen.dice_owner),
                      "owner": f"{screen.dice_owner}'s roll" if screen.dice_owner else ""},
             "chips": [[c.value, c.count, c.pressed] for c in screen.chips],

@@ -29,14 +29,13 @@ export default {
   },
   computed: {
     shown() {
-      return (this.faces || []).map(([value, used], k) => ({ k, used, pips: PIPS[value] || [] }));
+      return (this.faces || []).map((value, k) => ({ k, pips: PIPS[value] || [] }));
     },
   },
   template: `
     <div style="display: flex; gap: 8px; align-items: center; min-height: 56px">
       <svg v-for="face in shown" :key="face.k" viewBox="0 0 100 100" width="52" height="52"
-           aria-hidden="true" :class="{ 'die-tumble': tumbling }"
-           :style="{ opacity: face.used ? 0.35 : 1 }">
+           aria-hidden="true" :class="{ 'die-tumble': tumbling }">
         <rect x="4" y="4" width="92" height="92" rx="18" fill="#fffdf7" stroke="#1d1d1f" stroke-width="4"/>
         <circle v-for="(p, n) in face.pips" :key="n" :cx="p[0]" :cy="p[1]" r="9" fill="#1d1d1f"/>
       </svg>

@@ -20,17 +20,16 @@ class Dice(ui.element, component="dice.js"):
         self.props('data-testid=dice role=img')
         self._props["aria-label"] = dice_label(None, None)
 
-    def show(self, dice: tuple[int, ...] | None, used: tuple[bool, ...] = (),
-             owner: str | None = None, tumble: bool = False) -> None:
-        """Show ``dice`` (None: not rolled yet), rolled by ``owner``; a die whose value is
-        used up (``used``, by position) is faded; ``tumble``: they were just rolled."""
+    def show(self, dice: tuple[int, ...] | None, owner: str | None = None,
+             tumble: bool = False) -> None:
+        """Show ``dice`` (None: not rolled yet), rolled by ``owner``; ``tumble``: they were
+        just rolled."""
         if tumble:
             self._rolls += 1
         if dice is None:
             set_props(self, {"faces": [], "aria-label": dice_label(None, None)})
         else:
-            faded = [*used, *[False] * len(dice)]
-            set_props(self, {"faces": [[v, faded[k]] for k, v in enumerate(dice)],
+            set_props(self, {"faces": list(dice),
                              "rolls": self._rolls, "aria-label": dice_label(dice, owner)})
 
 
