@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import re
+import secrets
 import time
 import uuid
 from collections import Counter, deque
@@ -57,6 +58,8 @@ GET_ITEM = re.compile(r'localStorage\.getItem\(("(?:[^"\\]|\\.)*")\)')
 SET_ITEM = re.compile(r'localStorage\.setItem\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\); true')
 STORED_KEYS = re.compile(r'Object\.keys\(localStorage\)\.filter\(k => k\.startsWith\('
                          r'("(?:[^"\\]|\\.)*")\)\)\.map\(k => k\.slice\((\d+)\)\)')
+RANDOM_BYTES = re.compile(r"Array\.from\(crypto\.getRandomValues\(new Uint8Array\((\d+)\)\), .*")
+"""The dice randomness a seat adds before the first roll (``pages.RANDOM_BYTES_JS``)."""
 
 
 def parse_page(html: str, path: str) -> tuple[dict[str, dict[str, Any]], str, int]:
@@ -179,6 +182,8 @@ class Browser:
         if match := STORED_KEYS.fullmatch(code):
             prefix, cut = json.loads(match.group(1)), int(match.group(2))
             return True, [k[cut:] for k in self.local_storage if k.startswith(prefix)]
+        if match := RANDOM_BYTES.fullmatch(code):
+            return True, secrets.token_hex(int(match.group(1)))
         if code.startswith("matchMedia("):
             return True, False
         return False, None
