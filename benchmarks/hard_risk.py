@@ -22,10 +22,9 @@ same per band of predicted chance.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
-import os
-import platform
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +32,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from expert import machine  # benchmarks/expert.py
 
 from parcheesi import ai, risk
 from parcheesi.dice import seeded
@@ -43,11 +44,6 @@ from parcheesi.state import Phase, State, new_state
 
 ONE_ROLL = "one-roll"
 BANDS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.01)
-
-
-def machine() -> str:
-    return (f"{os.cpu_count()} cores, {platform.machine()}, "
-            f"{platform.python_implementation()} {platform.python_version()}")
 
 
 @contextmanager
@@ -62,10 +58,8 @@ def _one_roll_risk() -> Iterator[None]:
 
 
 def _decide(state: State, name: str) -> ai.Decision:
-    if name == ONE_ROLL:
-        with _one_roll_risk():
-            return ai.decide(state, "hard")
-    return ai.decide(state, "hard")
+    with _one_roll_risk() if name == ONE_ROLL else contextlib.nullcontext():
+        return ai.decide(state, "hard")
 
 
 def _versus_game(args: tuple[list[str], int, int]) -> str:

@@ -12,6 +12,7 @@ expected in two-player games; docs/benchmarks.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from .board import HOME, LAST_TRACK, SAFE_SQUARES, START, TRACK_LENGTH, TRACK_SQUARES, entry_square
@@ -116,26 +117,7 @@ def capture_chances(pieces: Pieces, me: int,
     their next roll, exact over each opponent's 36 dice outcomes (opponents combined as
     independent rolls). Mandatory and blocked entries, entry captures, blockades on the path
     and safe squares are respected; what a piece landing mid-move would meet is not."""
-    open_pieces = exposed(pieces, me)
-    if not open_pieces:
-        return {}
-    if board is None:
-        board = occupancy(pieces)
-    blocked = _blocked(board)
-    squares = TRACK_SQUARES[me]
-    survive = dict.fromkeys(open_pieces, 1.0)
-    for o in opponents(pieces, me):
-        landing = _landing(o, pieces[o], blocked)
-        for i in open_pieces:
-            mask = landing.get(squares[pieces[me][i]])
-            if mask:
-                survive[i] *= 1 - mask.bit_count() / 36
-    return {i: 1 - s for i, s in survive.items()}
-
-
-_DOUBLES = sum(1 << 7 * a for a in range(6))
-"""The six doubles among the 36 dice outcomes, as a bitmask (outcome k is (k // 6 + 1,
-k % 6 + 1))."""
+    return _chances(pieces, me, board, whole_turn=False)
 
 
 def turn_capture_chances(pieces: Pieces, me: int,
@@ -146,6 +128,13 @@ def turn_capture_chances(pieces: Pieces, me: int,
     opponent earns by capturing something else, which lands on the piece when one of that
     opponent's pieces stands exactly 20 squares behind it with no blockade between. An
     estimate (a capture that both bonuses and rerolls make is counted once), capped at 1."""
+    return _chances(pieces, me, board, whole_turn=True)
+
+
+def _chances(pieces: Pieces, me: int, board: dict[int, tuple[int, int]] | None,
+             whole_turn: bool) -> dict[int, float]:
+    """:func:`capture_chances` or, with ``whole_turn``, :func:`turn_capture_chances`:
+    each opponent's chance on each exposed square, combined as independent."""
     open_pieces = exposed(pieces, me)
     if not open_pieces:
         return {}
@@ -156,22 +145,48 @@ def turn_capture_chances(pieces: Pieces, me: int,
     survive = dict.fromkeys(open_pieces, 1.0)
     for o in opponents(pieces, me):
         landing = _landing(o, pieces[o], blocked)
-        chained = _bonus_targets(o, pieces[o], blocked)
-        captures = 0
-        if chained:
-            for sq, (c, n) in board.items():
-                if n == 1 and c != o:
-                    captures |= landing.get(sq, 0)
+        chance_at = (_turn_chance(o, pieces[o], blocked, board, landing) if whole_turn
+                     else _roll_chance(landing))
         for i in open_pieces:
-            sq = squares[pieces[me][i]]
-            mask = landing.get(sq, 0)
-            first = mask.bit_count() / 36
-            again = (_DOUBLES & ~mask).bit_count() / 36
-            chance = first * (1 + again + again * again)
-            if sq in chained:
-                chance += (captures & ~mask).bit_count() / 36
-            survive[i] *= 1 - min(1.0, chance)
+            chance = chance_at(squares[pieces[me][i]])
+            if chance:
+                survive[i] *= 1 - chance
     return {i: 1 - s for i, s in survive.items()}
+
+
+def _roll_chance(landing: dict[int, int]) -> Callable[[int], float]:
+    """The chance one roll of the opponent whose ``landing`` map this is captures on a
+    square."""
+    return lambda sq: landing.get(sq, 0).bit_count() / 36
+
+
+_DOUBLES = sum(1 << 7 * a for a in range(6))
+"""The six doubles among the 36 dice outcomes, as a bitmask (outcome k is (k // 6 + 1,
+k % 6 + 1))."""
+
+
+def _turn_chance(colour: int, own: tuple[int, ...], blocked: tuple[int, ...],
+                 board: dict[int, tuple[int, int]], landing: dict[int, int]
+                 ) -> Callable[[int], float]:
+    """The chance ``colour``'s whole next turn captures on a square: its first roll, the
+    rerolls after doubles that missed, and a capture elsewhere whose bonus lands there."""
+    chained = _bonus_targets(colour, own, blocked)
+    captures = 0
+    if chained:
+        for sq, (c, n) in board.items():
+            if n == 1 and c != colour:
+                captures |= landing.get(sq, 0)
+
+    def chance(sq: int) -> float:
+        mask = landing.get(sq, 0)
+        first = mask.bit_count() / 36
+        again = (_DOUBLES & ~mask).bit_count() / 36
+        value = first * (1 + again + again * again)
+        if sq in chained:
+            value += (captures & ~mask).bit_count() / 36
+        return min(1.0, value)
+
+    return chance
 
 
 @lru_cache(maxsize=8192)
