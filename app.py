@@ -1,5 +1,6 @@
-"""Start the Parcheesi server: ``create_app`` builds one, ``main`` runs it; the game lives in
-``parcheesi/`` and the pages in ``components/``. Importing this module builds nothing.
+"""Start the server: ``create_app`` builds one, ``main`` runs it; the games and the server
+live in ``parcheesi/`` and the pages in ``components/``. Importing this module builds
+nothing.
 
     python app.py [--host 0.0.0.0] [--port 8080] [--database-url URL] [--pace 0.5]
 """
@@ -22,10 +23,10 @@ from nicegui import Client, app, background_tasks, ui
 from components.pages import lan_urls, register
 from components.server import Server
 from components.sockets import install as guard_sockets
-from parcheesi.config import Config, ConfigError, parse
-from parcheesi.live import Clock, WallClock, utc_now
-from parcheesi.logs import configure as configure_logging
-from parcheesi.migrate import upgrade
+from parcheesi.server.config import Config, ConfigError, parse
+from parcheesi.server.live import Clock, WallClock, utc_now
+from parcheesi.server.logs import configure as configure_logging
+from parcheesi.server.migrate import upgrade
 
 log = logging.getLogger("parcheesi.server")
 

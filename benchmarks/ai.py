@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parcheesi.simulate import simulate
+from parcheesi.server.simulate import simulate
 
 ROWS = [
     (["hard", "random"], 0.95),

@@ -83,11 +83,13 @@ from phones import Browser, Page, StepFailed, acker, address, claim_seat, parse_
 from rooms import code_version, percentile, proc_status, server_log_errors, wait_serving
 from serving import free_port, spawn, stop_server, tail
 
-from parcheesi import ai
-from parcheesi.board import COLOUR_INDEX, COLOURS
-from parcheesi.game import Action, Game, Roll, roll_outcomes
-from parcheesi.notation import action_from_json, action_to_json, state_to_json
-from parcheesi.state import Phase, State
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi import ai
+from parcheesi.games.parcheesi.board import COLOUR_INDEX, COLOURS
+from parcheesi.games.parcheesi.notation import action_from_json, action_to_json, state_to_json
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import Action, Game, roll_outcomes
 
 ROOT = Path(__file__).resolve().parent.parent
 

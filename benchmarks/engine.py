@@ -31,15 +31,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parcheesi.analysis import outcomes_after_roll
-from parcheesi.game import Game, Move, Roll, apply, legal_actions, roll_plan
-from parcheesi.ludo import rules as ludo
-from parcheesi.ludo.dice import ludo_dice
-from parcheesi.ludo.moves import legal_moves
-from parcheesi.ludo.state import LudoState, new_state
-from parcheesi.notation import request_from_json
-from parcheesi.rules import RollPlan
-from parcheesi.state import Phase
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import Phase
+from parcheesi.games.ludo import turns as ludo
+from parcheesi.games.ludo.dice import ludo_dice
+from parcheesi.games.ludo.moves import legal_moves
+from parcheesi.games.ludo.state import LudoState, new_state
+from parcheesi.games.parcheesi.analysis import outcomes_after_roll
+from parcheesi.games.parcheesi.moves import RollPlan
+from parcheesi.games.parcheesi.notation import request_from_json
+from parcheesi.games.parcheesi.turns import Game, Move, apply, legal_actions, roll_plan
 
 
 def random_games(games: int) -> tuple[int, float, list[float]]:

@@ -35,12 +35,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from parcheesi import ai, expert
-from parcheesi.dice import seeded
-from parcheesi.expert.selfplay import greedy, table
-from parcheesi.game import Roll, apply
-from parcheesi.simulate import game_seed, simulate
-from parcheesi.state import Phase, State, new_state
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi import ai, expert
+from parcheesi.games.parcheesi.dice import seeded
+from parcheesi.games.parcheesi.expert.selfplay import greedy, table
+from parcheesi.games.parcheesi.state import State, new_state
+from parcheesi.games.parcheesi.turns import apply
+from parcheesi.server.simulate import game_seed, simulate
 
 ROWS: list[tuple[list[str], float | None]] = [
     (["expert", "hard"], 0.58),

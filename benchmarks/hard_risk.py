@@ -35,12 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from expert import machine  # benchmarks/expert.py
 
-from parcheesi import ai, risk
-from parcheesi.dice import seeded
-from parcheesi.game import Captured, apply
-from parcheesi.games import rules_for
-from parcheesi.simulate import game_seed, seating, wilson
-from parcheesi.state import Phase, State, new_state
+from parcheesi.core.events import Captured
+from parcheesi.core.registry import rules_for
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi import ai, risk
+from parcheesi.games.parcheesi.dice import seeded
+from parcheesi.games.parcheesi.state import State, new_state
+from parcheesi.games.parcheesi.turns import apply
+from parcheesi.server.simulate import game_seed, seating, wilson
 
 ONE_ROLL = "one-roll"
 BANDS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.01)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from nicegui import ui
 
-from parcheesi.live import LiveGame
+from parcheesi.server.live import LiveGame
 
 from .region import Region
 from .table_model import Badge

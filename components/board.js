@@ -1,5 +1,5 @@
-// A game's board (Parcheesi or Ludo) as one SVG. Every coordinate comes from Python (components/board_view.py,
-// parcheesi/layout.py); this file only draws what it is given and plays the moves it is sent.
+// A game's board as one SVG. Every coordinate comes from Python (components/board_view.py and the
+// game's layout); this file only draws what it is given and plays the moves it is sent.
 
 // The static board: re-rendered only when its props change, not on every animation frame.
 const BoardBase = {

@@ -1,9 +1,9 @@
 """The board drawing: one SVG custom component that shows pieces, highlights and moves.
 
-All geometry comes from the game's layout (:mod:`parcheesi.layout`,
-:mod:`parcheesi.ludo.layout`: one :class:`BoardLayout`, so one component draws either
-game); the browser side (``board.js``) only draws what it is sent and animates the moves it
-is given. The static geometry is sent once: after the first render,
+All geometry comes from the game's layout (its look's
+:class:`~parcheesi.core.geometry.BoardLayout`: the same names in every game, so one
+component draws any game); the browser side (``board.js``) only draws what it is sent and
+animates the moves it is given. The static geometry is sent once: after the first render,
 :meth:`Board._to_dict` leaves it out and asks the browser to keep its copy (NiceGUI's
 ``preserved_props``), so each :meth:`Board.show` costs one small message with the pieces,
 the highlights and the animation list, and never rebuilds elements.
@@ -16,7 +16,7 @@ which Python code reads as a dict), all lengths in board units of a
     ``size``: 1000; ``cell``: cell side;
     ``colours``: ``[[name, fill, dark, tint, mid], ...]`` per colour index;
     ``track``: ``[[x, y, w, h], ...]`` per track square; ``lanes``: ``[[colour, x, y, w, h]]``;
-    ``yards``: ``[[x, y, w, h], ...]`` per colour where the board has yards (Ludo), else ``[]``;
+    ``yards``: ``[[x, y, w, h], ...]`` per colour where the board has yards, else ``[]``;
     ``safe``: ``[[cx, cy, colour or -1], ...]`` (-1: a star square, else an entry square);
     ``star``: SVG points of the star mark around the origin; ``starts``: ``[[cx, cy, r]]``;
     ``slots``: ``[[x, y], ...]`` START slots, 4 per colour; ``homes``: triangle points per
@@ -43,68 +43,19 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from nicegui import events, ui
 
-from parcheesi import layout as parcheesi_layout
-from parcheesi.board import COLOURS as PARCHEESI_COLOURS
-from parcheesi.layout import Motion, Point, Rect
-
-from .palette import paints
-from .texts import piece_label
+from parcheesi.core.geometry import BoardLayout, Motion
+from parcheesi.core.look import Paint
+from parcheesi.core.registry import AnyRules
 
 PieceId = tuple[int, int]
 """(colour index 0..3, piece index 0..3)."""
 Plan = tuple[int, int, list[tuple[float, float]], int, int, int]
 """One move as the board plays it: colour, piece, the points it passes, ms per step, when it
 starts (ms after the show) and where it ends (progress)."""
-
-
-
-class BoardLayout(Protocol):
-    """A game's board geometry (:mod:`parcheesi.layout`, :mod:`parcheesi.ludo.layout`): the
-    same names in every game, in board units of a 1000-unit square, pieces given by their
-    colour's own progress."""
-
-    SIZE: float
-    CELL: float
-    TAP_REACH: float
-    """How far from a lone movable piece a tap beside it still reaches it (and a landing
-    marker): 44 CSS px across on a 390 px wide phone."""
-    START: int
-    """The progress of a piece waiting to come in (START, the yard)."""
-    HOME: int
-    FIRST_LANE: int
-    TRACK_LENGTH: int
-    MAX_ANIMATION_MS: int
-
-    def __hash__(self) -> int: ...
-    def is_track(self, progress: int) -> bool: ...
-    def is_lane(self, progress: int) -> bool: ...
-    def track_rect(self, square: int) -> Rect: ...
-    def lane_rect(self, colour: int, progress: int) -> Rect: ...
-    def rect_centre(self, rect: Rect) -> Point: ...
-    def yard_rects(self) -> tuple[Rect, ...]: ...
-    def start_circle(self, colour: int) -> tuple[float, float, float]: ...
-    def start_slots(self, colour: int) -> tuple[Point, ...]: ...
-    def home_triangle(self, colour: int) -> tuple[Point, Point, Point]: ...
-    def centre_rect(self) -> Rect: ...
-    def square_point(self, colour: int, progress: int, piece_index: int = 0) -> Point: ...
-    def piece_point(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-                    ) -> Point: ...
-    def piece_radius(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-                     ) -> float: ...
-    def hit_radius(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-                   ) -> float: ...
-    def tap_area(self, colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-                 ) -> tuple[float, float, float]: ...
-    def path_points(self, colour: int, start_progress: int, end_progress: int,
-                    piece_index: int = 0) -> list[Point]: ...
-    def step_ms(self, end: int) -> int: ...
-    def quarter_turns(self, colour: int) -> int: ...
-    def safe_squares(self, house: Sequence[str] = ()) -> Sequence[Any]: ...
-    def star_points(self, radius: float, inner_ratio: float = 0.45) -> tuple[Point, ...]: ...
 
 
 def _r(value: float) -> float:
@@ -131,12 +82,11 @@ def _squares(layout: BoardLayout, colours: int, house: Sequence[str]) -> dict[st
 
 
 @functools.lru_cache(maxsize=16)
-def geometry(layout: BoardLayout, colours: tuple[str, ...], label: str,
-             house: tuple[str, ...] = ()) -> dict[str, Any]:
+def geometry(layout: BoardLayout, colours: tuple[str, ...], shades: tuple[Paint, ...],
+             label: str, house: tuple[str, ...] = ()) -> dict[str, Any]:
     """The static drawing of a game's board (with its house rules' marks), worked out once."""
     cell = layout.CELL
     indices = range(len(colours))
-    shades = paints(colours)
     return {
         "size": layout.SIZE,
         "cell": _r(cell),
@@ -211,25 +161,25 @@ def _target_ring(layout: BoardLayout, colour: int, progress: int) -> list[float]
 class Board(ui.element, component="board.js"):
     """The whole board as one SVG; pieces are buttons when the caller says they may move."""
 
-    def __init__(self, on_piece_click: Callable[[int, int, Any], Any] | None = None,
+    def __init__(self, rules: AnyRules,
+                 on_piece_click: Callable[[int, int, Any], Any] | None = None,
                  on_target_click: Callable[[int, int, Any], Any] | None = None, *,
-                 layout: BoardLayout = parcheesi_layout,
-                 colours: tuple[str, ...] = PARCHEESI_COLOURS, label: str = "Parcheesi board",
-                 house: tuple[str, ...] = (),
-                 piece_words: Callable[[str, int, int], str] = piece_label) -> None:
-        """:param on_piece_click: called with (colour, piece index, the stamp the board
+                 house: tuple[str, ...] = ()) -> None:
+        """:param rules: the game drawn: its look's layout, paints, board label and piece
+        words, its colours.
+        :param on_piece_click: called with (colour, piece index, the stamp the board
         showed) when a movable piece is clicked or activated from the keyboard; may be a
         coroutine function.
         :param on_target_click: called with (colour, progress, stamp) when a landing marker
         that has a label (see :meth:`show`) is tapped or activated.
-        :param layout: the game's board geometry; ``colours`` its colour names by index,
-        ``label`` the board's accessible name, ``house`` the house rules it marks,
-        ``piece_words`` a piece's spoken name and place when :meth:`show` gives no label."""
+        :param house: the house rules the board marks."""
         super().__init__()
-        self.layout = layout
-        self.colours = colours
-        self._geometry = geometry(layout, colours, label, house)
-        self._piece_words = piece_words
+        look = rules.look
+        self.layout = look.layout
+        self.colours = rules.colours
+        self._geometry = geometry(look.layout, rules.colours, look.paints, look.board_label,
+                                  house)
+        self._piece_words = look.piece_label
         self._on_piece_click = on_piece_click
         self._on_target_click = on_target_click
         self._tappable: list[tuple[int, int] | None] = []
@@ -274,8 +224,8 @@ class Board(ui.element, component="board.js"):
         ``movable`` pieces become focusable buttons; ``targets`` are (colour, progress)
         landing squares to preview, those with a ``target_labels`` entry (by position) are
         buttons (``board-target``) that take that landing; ``rotation`` quarter turns bring
-        Emerald (1), Sapphire (2) or Amber (3) to the bottom; ``moves`` are animated in order,
-        square by square, unless ``reduced_motion``. A new show() ends any animation still
+        the second (1), third (2) or fourth (3) colour to the bottom; ``moves`` are animated
+        in order, square by square, unless ``reduced_motion``. A new show() ends any animation still
         playing. ``sound`` (``[kind, volume]``) is played once by the page's
         ``parcheesiSound``. ``bursts`` are (colour, piece, words) floated up from a piece
         where it ends, e.g. the bonus a capture earned (not with reduced motion). A move

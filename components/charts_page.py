@@ -1,9 +1,9 @@
 """The post-game charts of one game (``/games/<id>/charts``): the race, the luck of the
-dice and (Parcheesi) the chances to win, drawn with NiceGUI's ECharts (``ui.echart``, whose
-library only this page loads).
+dice and (a game with a learned evaluation) the chances to win, drawn with NiceGUI's
+ECharts (``ui.echart``, whose library only this page loads).
 
-The data comes from :mod:`parcheesi.charts` (the game's record, replayed); this module only
-turns it into chart options, in the board's colours (:mod:`.palette`), and into the words
+The data comes from :mod:`parcheesi.server.charts` (the game's record, replayed); this module
+only turns it into chart options, in the board's colours (the game's look), and into the words
 a screen reader (or anyone) reads instead of the pictures. A game still being played gets
 no charts yet: they come after the game, as the issue asks, so they never tell a player
 anything about a game going on.
@@ -16,11 +16,10 @@ from typing import Any
 
 from nicegui import ui
 
-from parcheesi.charts import Charts, Luck, charts_of
-from parcheesi.live import Seat
-from parcheesi.records import Record, RecordError, read_record, replay
+from parcheesi.server.charts import Charts, Luck, charts_of
+from parcheesi.server.live import Seat
+from parcheesi.server.records import Record, RecordError, read_record, replay
 
-from .palette import PAINT
 from .updates import set_props
 
 AVERAGE_GREY = "#9e9892"
@@ -78,13 +77,14 @@ def finished_game(raw: dict[str, Any]) -> Game | str:
     colours = record.rules.colours
     return Game(record=record, charts=charts_of(record.rules, steps),
                 names={s.colour: label(s, colours) for s in record.seats},
-                fills={s.colour: PAINT[colours[s.colour]].fill for s in record.seats})
+                fills={s.colour: record.rules.look.paints[s.colour].fill
+                       for s in record.seats})
 
 
 # --- words ---------------------------------------------------------------------------------
 
 def outcome(game: Game) -> str:
-    """"Parcheesi · Ruby won · 212 rolls"."""
+    """"<title> · Ruby won · 212 rolls"."""
     winner = game.record.result.get("winner") if game.record.result else None
     won = f"{winner.title()} won" if winner else "no winner"
     return f"{game.record.rules.title} · {won} · {game.charts.race.rolls} rolls"

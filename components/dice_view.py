@@ -1,5 +1,5 @@
-"""The dice of a roll drawn as dice (SVG pips, ``dice.js``): two for Parcheesi, one for Ludo,
-with an aria-label that states their values."""
+"""The dice of a roll drawn as dice (SVG pips, ``dice.js``): as many as the game rolls, with
+an aria-label that states their values."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import json
 
 from nicegui import ui
 
-from parcheesi.live import LiveGame
+from parcheesi.server.live import LiveGame
 
 from .buttons import PlainButton
 

@@ -13,7 +13,7 @@ import logging
 
 from nicegui import ui
 
-from parcheesi.store import Store
+from parcheesi.server.store import Store
 
 from .palette import ON_PRIMARY, PRIMARY
 

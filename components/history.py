@@ -19,10 +19,10 @@ from typing import Any
 from fastapi.responses import JSONResponse, Response
 from nicegui import events, ui
 
-from parcheesi.game import Rolled
-from parcheesi.games import GAMES, rules_for
-from parcheesi.live import seats_of
-from parcheesi.records import (
+from parcheesi.core.events import Rolled
+from parcheesi.core.registry import plays, rules_for
+from parcheesi.server.live import seats_of
+from parcheesi.server.records import (
     MAX_RECORD_BYTES,
     Record,
     RecordError,
@@ -33,23 +33,15 @@ from parcheesi.records import (
     stored_record,
     summary,
 )
-from parcheesi.rooms import Rooms
-from parcheesi.store import GameRow
+from parcheesi.server.rooms import Rooms
+from parcheesi.server.store import GameRow
 
 from .board_view import Board
 from .buttons import PlainButton
 from .dice_view import Dice
 from .game_details import record_url
-from .looks import look_for
 from .server import Server
-from .turns import (
-    Turn,
-    countdown,
-    held_seats,
-    local_turn_of_row,
-    turn_mark,
-    turn_of_row,
-)
+from .turns import Turn, countdown, held_seats, local_turn_of_row, turn_mark, turn_of_row
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 SPEEDS = {"1×": 1.0, "2×": 0.5, "4×": 0.25}
@@ -136,7 +128,7 @@ async def my_games_page(server: Server, browser: str, host: bool,
     and the import of a record file; once the page is ``connected``, the "Your turn" marks
     of its online games."""
     rows = [r for r in await server.store.games_of(None if host else browser)
-            if r.kind in GAMES]
+            if plays(r.kind)]
     now = server.hub.wall()
     online: list[tuple[GameRow, ui.element]] = []
     with ui.column().classes("w-full max-w-xl mx-auto p-4 gap-3"):
@@ -210,7 +202,7 @@ class ReplayView:
     def __init__(self, record: Record, steps: list[Step], on_continue: Continue | None
                  ) -> None:
         self.record, self.steps, self.on_continue = record, steps, on_continue
-        self.rules, self.look = record.rules, look_for(record.rules.kind)
+        self.rules, self.look = record.rules, record.rules.look
         self.at = len(steps) - 1
         self.names = {s.colour: s.display_name(self.rules.colours) for s in record.seats}
         self.lines = [self._words(step) for step in steps]
@@ -219,9 +211,7 @@ class ReplayView:
                 self.where = ui.label("").classes("text-base font-medium min-h-[3em]").props(
                     'data-testid=replay-step aria-live=polite')
                 with ui.element("div").classes("w-full items-center board-stage"):
-                    self.board = Board(layout=self.look.layout, colours=self.rules.colours,
-                                       label=self.look.board_label,
-                                       piece_words=self.look.piece_label, house=record.house)
+                    self.board = Board(self.rules, house=record.house)
                     self.board.classes("board-box")
             with ui.element("div").classes("controls-column gap-2 min-w-0"):
                 self._controls()

@@ -10,7 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from parcheesi.core.registry import games
+
 from .palette import PRIMARY
+
+APP_NAME = "Parcheesi"
+"""The app's name: the top bar, the pages' titles, the home screen."""
 
 ICONS = Path(__file__).parent / "static" / "icons"
 ICONS_URL = "/icons"
@@ -24,11 +29,17 @@ HEAD = (f'<link rel="manifest" href="{MANIFEST_URL}">'
 """What every page's head says about the app."""
 
 
+def tagline() -> str:
+    """What the app is, in a line: "Classic <the games' titles> for the family table."."""
+    return f"Classic {' and '.join(rules.title for rules in games().values())} for the " \
+        "family table."
+
+
 def manifest() -> dict[str, Any]:
     return {
-        "name": "Parcheesi",
-        "short_name": "Parcheesi",
-        "description": "Classic Parcheesi for the family table.",
+        "name": APP_NAME,
+        "short_name": APP_NAME,
+        "description": tagline(),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

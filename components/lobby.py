@@ -14,13 +14,10 @@ from typing import Any
 import segno
 from nicegui import Client, ui
 
-from parcheesi.clocks import clock_words
-from parcheesi.games import rules_for
-from parcheesi.live import HUMAN, NAME_LENGTH
-from parcheesi.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
-
-from .looks import look_for
-from .palette import PAINT
+from parcheesi.core.registry import rules_for
+from parcheesi.server.clocks import clock_words
+from parcheesi.server.live import HUMAN, NAME_LENGTH
+from parcheesi.server.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
 
 TOKEN_PREFIX = "parcheesi-seat-"
 COPY_ICON = "M8 3h11v13h-2V5H8zM5 7h10v14H5zm2 2v10h6V9z|0 0 24 24"
@@ -83,8 +80,9 @@ def waiting_words(room: Room) -> str:
 
 
 def game_words(room: Room) -> str:
-    """The game the room plays and its house rules, e.g. "Ludo · Star squares, Six again"."""
-    house = look_for(room.kind).house_line(room.house)
+    """The game the room plays and its house rules, e.g. "<title> · house rules: Star
+    squares, Six again"."""
+    house = rules_for(room.kind).look.house_line(room.house)
     return f"{rules_for(room.kind).title}" + (f" · house rules: {house}" if house else "")
 
 
@@ -190,11 +188,12 @@ class LobbyView:
 
     def _seat_row(self, seat: RoomSeat, mine: int | None) -> None:
         """One seat of the lobby: its colour, and who sits there or how to take it."""
-        name = rules_for(self.room.kind).colours[seat.colour]
+        rules = rules_for(self.room.kind)
+        name = rules.colours[seat.colour]
         with ui.row().classes("items-center gap-2 w-full no-wrap"):
             ui.element("div").style(
                 f"width:18px;height:18px;border-radius:50%;"
-                f"background:{PAINT[name].fill};flex:none").props('aria-hidden="true"')
+                f"background:{rules.look.paints[seat.colour].fill};flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
             if seat.away:
                 self._away(seat, mine)

@@ -4,7 +4,7 @@ board's colours, with the percentages written on it and read out to screen reade
 The chances come from the game's learned evaluation (``LiveGame.win_chances``); the meter
 only draws them. A table shows it when its player switches it on in the settings (off by
 default: a player may not want to be told they are losing); the TV view always shows it.
-A game without an evaluation (Ludo) shows no meter.
+A game without an evaluation shows no meter.
 """
 
 from __future__ import annotations

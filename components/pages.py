@@ -11,29 +11,23 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import ifaddr
+from fastapi import HTTPException
 from fastapi.responses import JSONResponse, Response
 from nicegui import app, background_tasks, ui
 from nicegui.client import ClientConnectionTimeout
 
-from parcheesi import fairness
-from parcheesi.games import GAMES
-from parcheesi.live import LiveGame, LocalSeating, Seat, SetupError
-from parcheesi.records import Record, Step, stored_record
-from parcheesi.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
-from parcheesi.runner import ensure_runner
+from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
+from parcheesi.server import fairness
+from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError
+from parcheesi.server.records import Record, Step, stored_record
+from parcheesi.server.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
+from parcheesi.server.runner import ensure_runner
 
 from .badges import CLOCK_SCRIPT
 from .charts_page import DARK, ChartsView, finished_game
-from .history import (
-    GAME_ID,
-    IMPORTED_URL,
-    Continue,
-    my_games_page,
-    record_download,
-    replay_page,
-)
+from .history import GAME_ID, IMPORTED_URL, Continue, my_games_page, record_download, replay_page
+from .install import APP_NAME, ICONS, ICONS_URL, MANIFEST_URL, manifest, tagline
 from .install import HEAD as INSTALL_HEAD
-from .install import ICONS, ICONS_URL, MANIFEST_URL, manifest
 from .lobby import (
     LobbyView,
     ask_browser,
@@ -54,8 +48,6 @@ from .table import TableView
 from .turns import TURN_SCRIPT, your_games, your_games_list
 from .tv import TvView
 
-RULES_URLS = {"parcheesi": "/rules", "ludo": "/rules/ludo"}
-"""Each game's rules page."""
 CONNECT_WAIT = 30.0
 """Seconds a page waits for its browser's socket; a page that never connects is dropped."""
 RECONNECT_WAIT = 60.0
@@ -87,14 +79,14 @@ def register(server: Server) -> None:
 
     @ui.page("/games")
     async def my_games() -> None:
-        frame(server, "My games · Parcheesi")
+        frame(server, f"My games · {APP_NAME}")
         await my_games_page(server, browser_id(), is_host(server),
                             lambda record: app.storage.user.update(imported=record),
                             socket_connected)
 
     @ui.page("/replay/{game_id}")
     async def replay(game_id: str) -> None:
-        frame(server, "Replay · Parcheesi")
+        frame(server, f"Replay · {APP_NAME}")
         if game_id == IMPORTED_URL.rsplit("/", 1)[1]:
             await replay_page(app.storage.user.get("imported"), None, continue_from(server))
             return
@@ -116,11 +108,11 @@ def register(server: Server) -> None:
 
     @ui.page("/rules")
     def rules() -> None:
-        rules_page(server, "parcheesi")
+        rules_page(server, DEFAULT_GAME)
 
-    @ui.page("/rules/ludo")
-    def ludo_rules() -> None:
-        rules_page(server, "ludo")
+    @ui.page("/rules/{kind}")
+    def game_rules(kind: str) -> None:
+        rules_page(server, kind)
 
     @app.get("/health")
     async def health_check() -> JSONResponse:
@@ -185,9 +177,9 @@ def frame(server: Server, title: str) -> ui.header:
     """Head, colours and the top bar shared by every page (returned for extra buttons)."""
     page_head(title)
     with ui.header().classes("app-header items-center px-3 py-1 shadow-sm") as header:
-        ui.link("Parcheesi", "/").classes(
+        ui.link(APP_NAME, "/").classes(
             "text-xl font-bold no-underline touch-target").props(
-            'aria-label="Parcheesi home"')
+            f'aria-label="{APP_NAME} home"')
         ui.space()
         ui.link("My games", "/games").classes("text-base touch-target").props(
             'data-testid=my-games')
@@ -261,12 +253,12 @@ def requester() -> tuple[str, ...]:
 
 
 async def home_page(server: Server) -> None:
-    frame(server, "Parcheesi")
+    frame(server, APP_NAME)
     rooms = server.rooms
     game = await server.hub.local_game(browser_id())
     local = game is not None and not game.over
     with ui.column().classes("w-full max-w-md mx-auto p-4 gap-4 items-stretch"):
-        ui.label("Classic Parcheesi for the family table.").classes("text-lg")
+        ui.label(tagline()).classes("text-lg")
         resume_box = ui.column().classes("w-full gap-2 items-stretch")
         ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
             'data-testid=new-game size=lg')
@@ -329,7 +321,7 @@ async def home_page(server: Server) -> None:
 
 
 async def new_game_page(server: Server) -> None:
-    frame(server, "New game · Parcheesi")
+    frame(server, f"New game · {APP_NAME}")
     rooms, hub = server.rooms, server.hub
     owner = browser_id()
 
@@ -360,7 +352,7 @@ async def new_game_page(server: Server) -> None:
 
 
 async def play_page(server: Server) -> None:
-    header = frame(server, "Parcheesi")
+    header = frame(server, APP_NAME)
     game = await server.hub.local_game(browser_id(), finished_too=True)
     if game is None:
         ui.navigate.to("/")
@@ -432,7 +424,7 @@ def reachable_base(port: int) -> str:
 
 
 async def room_page(server: Server, code: str) -> None:
-    header = frame(server, "Room · Parcheesi")
+    header = frame(server, f"Room · {APP_NAME}")
     rooms = server.rooms
     try:
         room = await rooms.find(code, *requester())
@@ -556,7 +548,7 @@ async def tv_page(server: Server, code: str) -> None:
     """The room's current game for a TV: no header, no controls, no seat. The page follows
     the room from its lobby to its game and on to each next game (Play again). It counts as
     nobody's presence and starts no computers: they play while a player's page is open."""
-    page_head("TV · Parcheesi")
+    page_head(f"TV · {APP_NAME}")
     ui.query("body").classes("tv-body")
     server.notice.banner()
     rooms = server.rooms
@@ -615,16 +607,28 @@ async def health(server: Server) -> JSONResponse:
     return JSONResponse(body, status_code=200 if problem is None else 503)
 
 
+def rules_url(kind: str) -> str:
+    """A game's rules page: ``/rules`` for the default game, ``/rules/<kind>`` for the others
+    (``/rules/<kind>`` serves every game)."""
+    return "/rules" if kind == DEFAULT_GAME else f"/rules/{kind}"
+
+
 def rules_page(server: Server, kind: str) -> None:
-    title = GAMES[kind].title
-    frame(server, f"Rules · {title}")
+    """The rules of game ``kind``, with links to the other games' rules; a game this server
+    does not play is a 404 that names the ones it does."""
+    if not plays(kind):
+        titles = " and ".join(rules.title for rules in games().values())
+        raise HTTPException(404, f"There are no rules for {kind!r} here: this server plays "
+                                 f"{titles}.")
+    game = rules_for(kind)
+    frame(server, f"Rules · {game.title}")
     with ui.column().classes("w-full max-w-2xl mx-auto p-4"):
         with ui.row().classes("gap-4"):
-            for other, rules in GAMES.items():
+            for other, rules in games().items():
                 if other != kind:
-                    ui.link(f"{rules.title} rules", RULES_URLS[other]).classes(
+                    ui.link(f"{rules.title} rules", rules_url(other)).classes(
                         "touch-target").props(f'data-testid=rules-{other}')
-        rules_content(kind)
+        rules_content(game)
         ui.link("Back", "/").classes("touch-target").props('data-testid=back')
 
 
@@ -635,7 +639,7 @@ GAME_ID_LENGTH = 64
 async def charts_page(server: Server, game_id: str) -> None:
     """The race and the luck of the dice of a finished game, for anyone with its address
     (a game's id is 128 random bits); for a game going on, when they will come."""
-    frame(server, "Charts · Parcheesi")
+    frame(server, f"Charts · {APP_NAME}")
     row = await server.store.game(game_id) if len(game_id) <= GAME_ID_LENGTH else None
     raw = await stored_record(server.store, game_id) if row is not None else None
     # the replay takes a tenth of a second or two: on a thread, so the tables keep going

@@ -13,14 +13,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from parcheesi.clocks import ClockWatch, Pause
-from parcheesi.config import Config, proxy_settings
-from parcheesi.live import Clock, Hub, LiveGame, WallClock, utc_now
-from parcheesi.rooms import Rooms
-from parcheesi.runner import ensure_runner, paced
-from parcheesi.store import Store
+from parcheesi.server.clocks import ClockWatch, Pause
+from parcheesi.server.config import Config, proxy_settings
+from parcheesi.server.live import Clock, Hub, LiveGame, WallClock, utc_now
+from parcheesi.server.rooms import Rooms
+from parcheesi.server.runner import ensure_runner, paced
+from parcheesi.server.store import Store
 
 from .health import HealthNotice
+from .install import APP_NAME
 
 
 def paced_pause(pace: float) -> Pause:
@@ -59,7 +60,7 @@ class Server:
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them
         too, so it serves what a host's does)."""
-        return dict(host=self.config.host, port=self.config.port, title="Parcheesi",
+        return dict(host=self.config.host, port=self.config.port, title=APP_NAME,
                     reload=False, show=False, storage_secret=self.config.storage_secret,
                     reconnect_timeout=10, favicon="🎲", show_welcome_message=True,
                     language="en-US", dark=None,

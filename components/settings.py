@@ -12,14 +12,13 @@ from typing import Any
 
 from nicegui import ui
 
+from parcheesi.core.registry import DEFAULT_GAME, games
+
 ORIENTATIONS = {
     "auto": "Automatic (your colour at the bottom in solo games)",
     "turn": "Player to move at the bottom",
-    "ruby": "Ruby (Ludo: Red) at the bottom",
-    "emerald": "Emerald (Ludo: Green) at the bottom",
-    "sapphire": "Sapphire (Ludo: Blue) at the bottom",
-    "amber": "Amber (Ludo: Yellow) at the bottom",
 }
+"""The orientations that name no colour; :func:`orientations` adds one per colour."""
 SLIDERS_ICON = ("M3 5h10v2H3zM17 5h4v2h-4zM13 3h2v6h-2zM3 11h4v2H3zM11 11h10v2H11zM7 9h2v6H7z"
                 "M3 17h12v2H3zM19 17h2v2h-2zM15 15h2v6h-2z|0 0 24 24")
 """A settings icon drawn as an SVG path, so the page needs no icon font."""
@@ -27,7 +26,30 @@ ARROW_ICON = "M7 10l5 5 5-5z|0 0 24 24"
 
 MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
 ONE_TAP = "Move at once when a piece has one move"
-CHANCES = "Show each player's chance to win (Parcheesi)"
+
+
+def orientations() -> dict[str, str]:
+    """Every board orientation by its stored value: :data:`ORIENTATIONS`, then each colour of
+    the default game by name, with the colours of the same paint in the other games ("Ruby
+    (Other game: Red) at the bottom"); a table of any game turns that paint to the bottom."""
+    listed = games()
+    first = listed[DEFAULT_GAME]
+    found = dict(ORIENTATIONS)
+    for name, paint in zip(first.colours, first.look.paints, strict=True):
+        others = [f"{rules.title}: {rules.colours[rules.look.paints.index(paint)].title()}"
+                  for rules in listed.values()
+                  if rules is not first and paint in rules.look.paints]
+        also = f" ({'; '.join(others)})" if others else ""
+        found[name] = f"{name.title()}{also} at the bottom"
+    return found
+
+
+def chances_words() -> str:
+    """The win-chance meter's switch, naming the games that have an evaluation."""
+    titles = [rules.title for rules in games().values() if rules.evaluation is not None]
+    return f"Show each player's chance to win ({', '.join(titles)})"
+
+
 NOTIFY = "Tell me when it is my turn"
 NOTIFY_NOTE = ("With this tab in the background, a notification says so. This browser asks "
                "you first.")
@@ -76,7 +98,7 @@ class Settings:
     @property
     def orientation(self) -> str:
         value = self.storage.get("orientation", "auto")
-        return value if value in ORIENTATIONS else "auto"
+        return value if value in orientations() else "auto"
 
     def reduced_motion_for_board(self) -> bool:
         if self.reduced_motion == "system":
@@ -108,14 +130,14 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         ui.switch(ONE_TAP, value=settings.one_tap,
                   on_change=lambda e: changed("one_tap", bool(e.value))).props(
             'data-testid=setting-one-tap')
-        ui.switch(CHANCES, value=settings.show_chances,
+        ui.switch(chances_words(), value=settings.show_chances,
                   on_change=lambda e: changed("show_chances", bool(e.value))).props(
             'data-testid=setting-chances')
         notify_switch(settings, changed)
         ui.select(MOTION, value=settings.reduced_motion, label="Motion",
                   on_change=lambda e: changed("reduced_motion", e.value)).props(
             f'data-testid=setting-motion dropdown-icon="{ARROW_ICON}"').classes("w-full")
-        ui.select(ORIENTATIONS, value=settings.orientation, label="Board orientation",
+        ui.select(orientations(), value=settings.orientation, label="Board orientation",
                   on_change=lambda e: changed("orientation", e.value)).props(
             f'data-testid=setting-orientation dropdown-icon="{ARROW_ICON}"').classes("w-full")
         ui.button("Close", on_click=dialog.close).props("flat data-testid=settings-close")

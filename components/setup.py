@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 
 from nicegui import ui
 
-from parcheesi.clocks import TURN_CLOCKS
-from parcheesi.games import DEFAULT_GAME, GAMES, GameRules
-from parcheesi.live import (
+from parcheesi.core.registry import DEFAULT_GAME, AnyRules, games, rules_for
+from parcheesi.server.clocks import TURN_CLOCKS
+from parcheesi.server.live import (
     COMPUTER,
     HUMAN,
     NAME_LENGTH,
@@ -24,9 +24,6 @@ from parcheesi.live import (
     SetupError,
     check_seats,
 )
-
-from .looks import look_for
-from .palette import PAINT
 
 Start = Callable[[str, list[Seat], str, tuple[str, ...], int, str], Awaitable[None]]
 """What the form calls on submit: (mode, seats, game kind, house rules, turn clock: seconds a
@@ -62,8 +59,8 @@ class SetupForm:
         """The online room's computer for a player whose time runs out, or who is away."""
         self.rows = {c: SeatRow(c) for c in range(4)}
         with ui.column().classes("w-full gap-3"):
-            if len(GAMES) > 1:
-                ui.toggle({kind: rules.title for kind, rules in GAMES.items()}, value=self.kind,
+            if len(games()) > 1:
+                ui.toggle({kind: rules.title for kind, rules in games().items()}, value=self.kind,
                           on_change=lambda e: self._set_game(e.value)).props(
                     'aria-label="Game" data-testid=game')
             ui.label("Who is playing?").classes("text-lg font-medium")
@@ -83,8 +80,8 @@ class SetupForm:
                 'data-testid=start-game color=primary size=lg').classes("w-full")
 
     @property
-    def rules(self) -> GameRules:
-        return GAMES[self.kind]
+    def rules(self) -> AnyRules:
+        return rules_for(self.kind)
 
     def _set(self, attribute: str, value: object) -> None:
         setattr(self, attribute, value)
@@ -94,7 +91,7 @@ class SetupForm:
     def _set_game(self, kind: str) -> None:
         """Another game: its own colours and levels (the seats keep who plays them)."""
         self.house = set()
-        levels = GAMES[kind].table_levels
+        levels = rules_for(kind).table_levels
         for row in self.rows.values():
             if row.level not in levels:
                 row.level = levels[len(levels) // 2]
@@ -130,7 +127,7 @@ class SetupForm:
 
     def _house_view(self) -> None:
         """A switch per house rule of the game, off unless the host turns it on."""
-        words = look_for(self.kind).house_words
+        words = self.rules.look.house_words
         if not self.rules.house_rules:
             return
         ui.label("House rules").classes("text-base font-medium")
@@ -197,8 +194,9 @@ class SetupForm:
         is_human = mine or (not solo and row.kind == HUMAN)
         with ui.row().classes("w-full items-center gap-2 no-wrap").props(
                 f'data-testid=seat-{name}'):
+            paint = self.rules.look.paints[row.colour]
             ui.element("div").style(
-                f"width:18px;height:18px;border-radius:50%;background:{PAINT[name].fill};"
+                f"width:18px;height:18px;border-radius:50%;background:{paint.fill};"
                 "flex:none").props('aria-hidden="true"')
             ui.label(name.title()).classes("w-20 font-medium")
             if solo or mine:

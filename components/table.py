@@ -21,19 +21,18 @@ from typing import Any
 
 from nicegui import ui
 
-from parcheesi.clocks import clock_words
-from parcheesi.games import Action, Event
-from parcheesi.live import STALE, LiveGame, Refused, SaveFailed, Seating
-from parcheesi.state import IllegalAction
+from parcheesi.core.rules import Action, Event
+from parcheesi.core.state import IllegalAction
+from parcheesi.server.clocks import clock_words
+from parcheesi.server.live import STALE, LiveGame, Refused, SaveFailed, Seating
 
 from .badges import Badges
 from .board_view import Board
 from .controls import Controls
 from .game_details import game_details
-from .looks import look_for
 from .meter import Meter
 from .move_log import MoveLog
-from .palette import PAINT
+from .palette import paints_by_name
 from .presses import stamp_text, version_of
 from .region import Region
 from .settings import ARROW_ICON, Settings
@@ -87,7 +86,7 @@ class TableView:
                 self.badges = Badges(game)
                 self.meter = Meter(game.rules.colours, game.state.colours)
                 if game.house:
-                    ui.label("House rules: " + look_for(game.kind).house_line(game.house)
+                    ui.label("House rules: " + game.rules.look.house_line(game.house)
                              ).classes("text-sm house-rules").props('data-testid=house-rules')
                 if game.turn_clock:
                     ui.label(f"Turn clock: {clock_words(game.turn_clock)}").classes(
@@ -95,12 +94,8 @@ class TableView:
                 # The board in a region of its own: its update redraws the board alone, not
                 # the winner overlay beside it.
                 with ui.column().classes("w-full items-center board-stage"):
-                    look = look_for(game.kind)
                     with Region().classes("w-full items-center"):
-                        self.board = Board(on_piece_click=self._board_click,
-                                           on_target_click=self._target_click,
-                                           layout=look.layout, colours=game.rules.colours,
-                                           label=look.board_label, piece_words=look.piece_label,
+                        self.board = Board(game.rules, self._board_click, self._target_click,
                                            house=game.house)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
@@ -348,9 +343,10 @@ class TableView:
             return local if local is not None and local in range(4) else 0
         if choice == "turn":
             return self.game.turn
-        # A colour of the setting's names, or the same paint in this game (ruby: Ludo's red).
-        paints = [PAINT[name] for name in self.game.rules.colours]
-        return paints.index(PAINT[choice]) if PAINT.get(choice) in paints else 0
+        # A colour of the setting's names, or the colour of the same paint in this game.
+        paint = paints_by_name().get(choice)
+        paints = self.game.rules.look.paints
+        return paints.index(paint) if paint in paints else 0
 
     def redraw(self, events: list[Event]) -> None:
         """Draw the model's screen for the game now (``events``: what led there)."""

@@ -13,32 +13,28 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import cast
 
-from parcheesi.choices import Choice, for_piece, pieces_to_choose, using_portion
-from parcheesi.game import (
+from parcheesi.core.actions import Roll
+from parcheesi.core.choices import Choice, for_piece, pieces_to_choose, using_portion
+from parcheesi.core.events import (
     Captured,
     Entered,
-    Event,
     Moved,
     NoMove,
     OpeningRolled,
-    Penalty,
     ReachedHome,
-    Roll,
     Rolled,
+    TimedOut,
     TurnPassed,
     Won,
 )
-from parcheesi.games import Action, GameRules
-from parcheesi.layout import Motion
-from parcheesi.live import Stats, TimedOut
-from parcheesi.state import Phase, State
-
-from .finish_texts import place_name
-from .looks import Look, look_for
-from .palette import Tone
-from .texts import move_log
+from parcheesi.core.geometry import Motion
+from parcheesi.core.look import Look
+from parcheesi.core.registry import AnyRules
+from parcheesi.core.rules import Action, Event, State
+from parcheesi.core.state import Phase
+from parcheesi.core.words import move_log, place_name
+from parcheesi.server.live import Stats
 
 LOG_LINES = 8
 HINT_UNAVAILABLE = "A hint is available when you have a roll to play."
@@ -48,7 +44,7 @@ HINT_UNAVAILABLE = "A hint is available when you have a roll to play."
 class Seen:
     """What the table reads of the live game, at one version."""
 
-    rules: GameRules
+    rules: AnyRules
     """The game's rules: what the table asks instead of deciding anything itself."""
     state: State
     version: int
@@ -70,7 +66,7 @@ class Seen:
     @property
     def look(self) -> Look:
         """How this game is drawn and worded."""
-        return look_for(self.rules.kind)
+        return self.rules.look
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +161,8 @@ class Screen:
     chips: tuple[Chip, ...]
     roll_text: str
     can_roll: bool
-    tone: Tone
+    tone: str
+    """The colour name of the player to act (the buttons' ``tone-*``)."""
     pieces: tuple[PieceButton, ...]
     options: tuple[tuple[str, Action], ...]
     question: bool
@@ -185,17 +182,18 @@ class Screen:
     """Every seat's place once the game is over, else empty."""
 
 
-SOUNDS: tuple[tuple[type, str], ...] = (
-    (Won, "win"), (Captured, "capture"), (Penalty, "penalty"), (ReachedHome, "home"))
-"""The events with a sound of their own, the most telling first."""
+WINNING: tuple[tuple[type, str], ...] = ((Won, "win"), (Captured, "capture"))
+ARRIVING: tuple[tuple[type, str], ...] = ((ReachedHome, "home"),)
+"""The shared events with a sound of their own, the most telling first: a game's own
+sounding events (its look's ``sounds``) come between the two."""
 
 
-def sound_for(events: list[Event]) -> str | None:
-    """One sound for what ``events`` did: a win, a capture, the penalty, a piece HOME, a
-    bonus walk, a roll, or a plain move."""
+def sound_for(events: list[Event], look: Look) -> str | None:
+    """One sound for what ``events`` did: a win, a capture, the game's own (a penalty),
+    a piece HOME, a bonus walk, a roll, or a plain move."""
     if not events:
         return None
-    for kind, sound in SOUNDS:
+    for kind, sound in (*WINNING, *look.sounds, *ARRIVING):
         if any(isinstance(e, kind) for e in events):
             return sound
     if any(isinstance(e, Moved) and e.reward for e in events):
@@ -362,12 +360,12 @@ class TableModel:
             dice_owner=name(roller) if dice and roller is not None else None,
             your_turn=(seen.acting and seen.you is not None
                        and seen.rules.turn(state) == seen.you),
-            sound=sound_for(events),
+            sound=sound_for(events, seen.look),
             rolled=any(isinstance(e, Rolled | OpeningRolled) for e in events),
             chips=self._chips(seen),
             roll_text="Roll for the start" if state.phase is Phase.OPENING else "Roll",
             can_roll=seen.acting and seen.rules.rolling(state),
-            tone=cast(Tone, seen.rules.colours[state.turn]),
+            tone=seen.rules.colours[state.turn],
             pieces=tuple(PieceButton(k in movable, k == self.selected,
                                      seen.look.piece_label(name(state.turn), k, p))
                          for k, p in enumerate(state.pieces[state.turn])),
@@ -395,7 +393,7 @@ class TableModel:
         places = dict(rules.places(state))
         deadline = (None if seen.deadline is None or to_act is None
                     else round(seen.deadline.timestamp() * 1000))
-        return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(seen.look.home),
+        return tuple(Badge(c, seen.names[c], detail(c), state.pieces[c].count(rules.home),
                            c == to_act, places.get(c), deadline if c == to_act else None)
                      for c in state.colours)
 
@@ -407,8 +405,8 @@ class TableModel:
         return f"Opening roll: {seat}" if state.phase is Phase.OPENING else f"Turn: {seat}"
 
     def _options(self, seen: Seen) -> tuple[tuple[str, Action], ...]:
-        """The selected piece's choices, or the choices that move no piece (Ludo's question
-        whether to play on for places)."""
+        """The selected piece's choices, or the choices that move no piece (the answers to
+        the question whether to play on for places)."""
         if not seen.acting:
             return ()
         name, label = seen.names.__getitem__, seen.look.option_label
@@ -480,7 +478,7 @@ class TableModel:
         stats = seen.stats
         places = dict(rules.places(state))
         return tuple(Standing(places.get(c, k + 1), seen.names[c],
-                              state.pieces[c].count(seen.look.home),
+                              state.pieces[c].count(rules.home),
                               stats.captures.get(c, 0), stats.lost.get(c, 0))
                      for k, c in enumerate(rules.standings(state)))
 

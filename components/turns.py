@@ -20,10 +20,11 @@ from datetime import datetime
 
 from nicegui import Client, ui
 
-from parcheesi.games import GameRules, State, rules_for
-from parcheesi.live import LiveGame, Seat, seats_of
-from parcheesi.rooms import Room, Rooms, RoomStatus
-from parcheesi.store import GameRow, Store, aware
+from parcheesi.core.registry import AnyRules, rules_for
+from parcheesi.core.rules import State
+from parcheesi.server.live import LiveGame, Seat, seats_of
+from parcheesi.server.rooms import Room, Rooms, RoomStatus
+from parcheesi.server.store import GameRow, Store, aware
 
 from .lobby import read_token, stored_room_codes, waiting_words
 
@@ -46,7 +47,7 @@ class Turn:
     """Whether the move is this browser's: one of its seats is to act and a person plays it."""
 
 
-def turn_now(rules: GameRules, state: State, seats: Mapping[int, Seat],
+def turn_now(rules: AnyRules, state: State, seats: Mapping[int, Seat],
              deadline: datetime | None, mine: Collection[int]) -> Turn | None:
     """Who is to move in ``state`` and whether it is one of the colours ``mine`` (None once
     the game is over)."""
@@ -85,7 +86,7 @@ def local_turn_of_row(row: GameRow, browser: str | None) -> Turn | None:
 
 
 def game_place(kind: str, owner: str) -> str:
-    """Which game, in words: "Parcheesi on this device", "Ludo, room ABCD 2345"."""
+    """Which game, in words: "<title> on this device", "<title>, room ABCD 2345"."""
     title = rules_for(kind).title
     code = owner.removeprefix("room:")
     return f"{title}, room {spaced(code)}" if code != owner else f"{title} on this device"
@@ -124,7 +125,7 @@ class Entry:
     """``local``, or the room's code."""
     url: str
     game: str
-    """Parcheesi or Ludo."""
+    """The game's title."""
     where: str
     """"On this device", "Room ABCD 2345"."""
     turn: Turn | None

@@ -17,13 +17,12 @@ import html
 
 from nicegui import ui
 
-from parcheesi.games import Event
-from parcheesi.live import LiveGame
+from parcheesi.core.rules import Event
+from parcheesi.server.live import LiveGame
 
 from .badges import Badges
 from .board_view import Board
 from .dice_view import Dice
-from .looks import look_for
 from .meter import Meter
 from .region import Region
 from .table_model import Seen, TableModel, last_move
@@ -42,12 +41,9 @@ class TvView:
         self.model = TableModel()
         self.closed = False
         self.client = ui.context.client
-        look = look_for(game.kind)
         with ui.element("div").classes("tv-layout").props('data-testid=tv') as self.root:
             with Region().classes("tv-board"):
-                self.board = Board(layout=look.layout, colours=game.rules.colours,
-                                   label=look.board_label, piece_words=look.piece_label,
-                                   house=game.house)
+                self.board = Board(game.rules, house=game.house)
             with ui.element("div").classes("tv-side"):
                 with Region():
                     self.turn = ui.label("").classes("tv-turn").props(
@@ -65,7 +61,7 @@ class TvView:
                     self.log_view = ui.html("", sanitize=False).classes("log tv-log").props(
                         'data-testid=log role=list aria-label="Moves, newest first"')
                 if game.house:
-                    ui.label("House rules: " + look.house_line(game.house)).classes(
+                    ui.label("House rules: " + game.rules.look.house_line(game.house)).classes(
                         "tv-house").props('data-testid=house-rules')
         game.hold()
         if self.client.has_socket_connection:

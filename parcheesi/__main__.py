@@ -31,24 +31,24 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .games import DEFAULT_GAME, GAMES, GameRules
-from .notation import MAX_REQUEST_LENGTH, NotationError, brief, decode_request, parse_json
-from .simulate import simulate
+from .core.notation import MAX_REQUEST_LENGTH, NotationError, brief, decode_request, parse_json
+from .core.registry import DEFAULT_GAME, AnyRules, games, plays, rules_for
+from .server.simulate import simulate
 
 TRAIN_ITERATIONS = 80
 """Iterations of the shipped weights' training (``train``'s default)."""
 
 
-def game_request(text: str) -> tuple[GameRules, dict[str, Any]]:
+def game_request(text: str) -> tuple[AnyRules, dict[str, Any]]:
     """The game a request is for (``"game"``, Parcheesi when absent) and the rest of it."""
     request = parse_json(text)
     if not isinstance(request, dict):
         raise NotationError("the request must be a JSON object")
     kind = request.pop("game", DEFAULT_GAME)
-    if not isinstance(kind, str) or kind not in GAMES:
+    if not plays(kind):
         raise NotationError(f"unknown game {brief(json.dumps(kind))} "
-                            f"(use {' or '.join(sorted(GAMES))})")
-    return GAMES[kind], request
+                            f"(use {' or '.join(sorted(games()))})")
+    return rules_for(kind), request
 
 
 def outcomes_json(text: str) -> dict[str, Any]:
@@ -137,7 +137,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .expert.training import Settings, export, train
+    from .games.parcheesi.expert.training import Settings, export, train
 
     if args.iterations < 1 or args.games < 1 or args.workers < 1:
         return _fail("--iterations, --games and --workers must be at least 1")
@@ -151,13 +151,13 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def _database_url(args: argparse.Namespace) -> str:
-    from .config import data_directory, database_setting
+    from .server.config import data_directory, database_setting
 
     return database_setting(args.database_url, os.environ, data_directory(os.environ))
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from .migrate import current_revision, upgrade
+    from .server.migrate import current_revision, upgrade
 
     url = _database_url(args)
     try:
@@ -169,7 +169,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from .backup import BackupError, backup
+    from .server.backup import BackupError, backup
 
     try:
         written = backup(_database_url(args), Path(args.output))
@@ -180,7 +180,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from .backup import BackupError, restore
+    from .server.backup import BackupError, restore
 
     try:
         restore(_database_url(args), Path(args.backup))
@@ -192,7 +192,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def _read_record(path: str) -> Any:
     """The record in file ``path`` (``-``: standard input), read and checked."""
-    from .records import MAX_RECORD_BYTES, RecordError, parse_record
+    from .server.records import MAX_RECORD_BYTES, RecordError, parse_record
 
     try:
         if path == "-":
@@ -206,7 +206,7 @@ def _read_record(path: str) -> Any:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .records import RecordError, verify
+    from .server.records import RecordError, verify
 
     try:
         print(verify(_read_record(args.file)))
@@ -216,7 +216,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .records import RecordError, replay, result_of
+    from .server.records import RecordError, replay, result_of
 
     try:
         record = _read_record(args.file)
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes.set_defaults(run=cmd_outcomes)
     choose = commands.add_parser("choose", help="a computer player's choice for one roll "
                                  "(JSON request on standard input)")
-    levels = list(dict.fromkeys(level for rules in GAMES.values() for level in rules.levels))
+    levels = list(dict.fromkeys(level for rules in games().values() for level in rules.levels))
     choose.add_argument("--player", choices=levels, default="hard")
     choose.add_argument("--lines", action="store_true",
                         help="answer one request per input line until end of input")
@@ -252,10 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--workers", type=int, default=1,
                      help="processes to play in (results do not depend on it)")
-    sim.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME)
+    sim.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME)
+    house = "; ".join(f"{rules.title}: {', '.join(rules.house_rules)}"
+                      for rules in games().values() if rules.house_rules)
     sim.add_argument("--house", default="",
-                     help="comma-separated house rules to switch on (Ludo: "
-                          f"{', '.join(GAMES['ludo'].house_rules)})")
+                     help=f"comma-separated house rules to switch on ({house})")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
     train = commands.add_parser("train", help="train the learned evaluation by self-play "

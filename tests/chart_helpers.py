@@ -4,8 +4,8 @@ game's own path (``LiveGame.act``), for the charts page."""
 from __future__ import annotations
 
 from components.server import Server
-from parcheesi.games import rules_for
-from parcheesi.live import COMPUTER, MODES, Seat
+from parcheesi.core.registry import rules_for
+from parcheesi.server.live import COMPUTER, MODES, Seat
 
 
 async def store_finished_game(server: Server, game_id: str, kind: str = "parcheesi",

@@ -33,8 +33,8 @@ from selenium import webdriver
 from simulation import build_app, simulated_app, simulated_user
 
 from components.server import Server
-from parcheesi.config import Config, parse
-from parcheesi.live import Clock, WallClock
+from parcheesi.server.config import Config, parse
+from parcheesi.server.live import Clock, WallClock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 

@@ -12,9 +12,10 @@ import json
 from typing import Any
 
 from parcheesi.__main__ import outcomes_json
-from parcheesi.game import Event, Roll, apply
-from parcheesi.notation import request_from_json
-from parcheesi.state import State
+from parcheesi.core.actions import Roll
+from parcheesi.games.parcheesi.notation import request_from_json
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import Event, apply
 
 S = "start"
 H = "home"

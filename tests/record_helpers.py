@@ -8,11 +8,11 @@ import random
 from dataclasses import asdict
 from typing import Any
 
-from parcheesi import fairness
-from parcheesi.games import rules_for
-from parcheesi.live import COMPUTER, HUMAN, Seat, first_state
-from parcheesi.records import parse_record, record_of, replay
-from parcheesi.store import GameRow, house_text
+from parcheesi.core.registry import rules_for
+from parcheesi.server import fairness
+from parcheesi.server.live import COMPUTER, HUMAN, Seat, first_state
+from parcheesi.server.records import parse_record, record_of, replay
+from parcheesi.server.store import GameRow, house_text
 
 
 def stored_row(kind: str, colours: tuple[int, ...], house: tuple[str, ...] = (), *,

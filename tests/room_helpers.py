@@ -36,10 +36,10 @@ from ui_helpers import (
 
 from components.lobby import TOKEN_PREFIX
 from components.server import Server
-from parcheesi.clocks import ClockWatch
-from parcheesi.live import Hub
-from parcheesi.rooms import Rooms
-from parcheesi.store import Store
+from parcheesi.server.clocks import ClockWatch
+from parcheesi.server.live import Hub
+from parcheesi.server.rooms import Rooms
+from parcheesi.server.store import Store
 
 _JS_STRING = r'("(?:[^"\\]|\\.)*")'
 

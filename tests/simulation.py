@@ -20,8 +20,8 @@ from nicegui.testing.general import nicegui_reset_globals, prepare_simulation
 
 from app import create_app
 from components.server import Server
-from parcheesi.config import Config
-from parcheesi.live import Clock, WallClock
+from parcheesi.server.config import Config
+from parcheesi.server.live import Clock, WallClock
 
 
 def build_app(config: Config, clock: Clock | None, wall: WallClock | None = None) -> Server:

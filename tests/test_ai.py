@@ -15,12 +15,14 @@ import test_rules_scenarios as scenarios
 from positions import EMERALD, RUBY, SAPPHIRE, at_roll, progress_on
 
 from parcheesi.__main__ import choose_json, outcomes_json
-from parcheesi.ai import LEVELS, decide, hint
-from parcheesi.game import Game, Roll, apply, legal_actions
-from parcheesi.notation import request_from_json
-from parcheesi.risk import capture_chances, turn_capture_chances
-from parcheesi.simulate import simulate
-from parcheesi.state import IllegalAction, Phase
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.parcheesi.ai import LEVELS, decide
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_GAME
+from parcheesi.games.parcheesi.notation import request_from_json
+from parcheesi.games.parcheesi.risk import capture_chances, turn_capture_chances
+from parcheesi.games.parcheesi.turns import Game, apply, legal_actions
+from parcheesi.server.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -121,7 +123,7 @@ def test_hard_captures_when_it_can_and_says_so():
         "ruby": [10, "home", "home", "home"], "sapphire": [48, "start", "start", "start"]},
         "dice": [3, 1]})
     rolled, _ = apply(state, Roll(), dice)
-    decision = hint(rolled)
+    decision = PARCHEESI_GAME.hint(rolled)
     assert decision.state.pieces[2].count(-1) == 4
     assert decision.reason.startswith("Captures Sapphire")
 
@@ -280,8 +282,8 @@ def test_simulate_command_rejects_unknown_players():
 def test_decisions_depend_on_the_position_only_not_on_earlier_lookups():
     """Looking at a human's options first (which fills the roll's cache) or reading the
     state back from JSON must not change the hint: games replay from their record."""
-    from parcheesi.game import combined_moves, legal_steps
-    from parcheesi.notation import state_from_json, state_to_json
+    from parcheesi.games.parcheesi.notation import state_from_json, state_to_json
+    from parcheesi.games.parcheesi.turns import combined_moves, legal_steps
 
     checked = 0
     for seed in range(8):
@@ -289,13 +291,13 @@ def test_decisions_depend_on_the_position_only_not_on_earlier_lookups():
         while game.state.phase is not Phase.OVER:
             state = game.state
             if state.phase in (Phase.MOVE, Phase.REWARD):
-                first = hint(state).actions
+                first = PARCHEESI_GAME.hint(state).actions
                 read_back = state_from_json(state_to_json(state))
                 legal_steps(state)
                 for piece in range(4):
                     combined_moves(state, piece)
-                assert hint(state).actions == first
-                assert hint(read_back).actions == first
+                assert PARCHEESI_GAME.hint(state).actions == first
+                assert PARCHEESI_GAME.hint(read_back).actions == first
                 checked += 1
                 for action in first:
                     game.play(action)

@@ -13,6 +13,7 @@ import gc
 import json
 import weakref
 from collections.abc import Awaitable, Sequence
+from dataclasses import replace
 
 import pytest
 from nicegui import app, background_tasks, ui
@@ -45,20 +46,21 @@ from ui_helpers import (
     until,
 )
 
-from components.looks import look_for
 from components.meter import words
 from components.server import Server
 from components.setup import SetupForm
 from components.table_model import LOG_LINES
-from components.texts import move_log
-from parcheesi.ai import hint
-from parcheesi.board import HOME, START
-from parcheesi.config import Config
-from parcheesi.engine import ParcheesiRules
-from parcheesi.game import PlayingOn, PlayOnAgreed, TurnPassed, apply
-from parcheesi.live import COMPUTER, HUMAN, STALE, LiveGame
-from parcheesi.notation import action_from_json
-from parcheesi.state import Phase, State
+from parcheesi.core import registry
+from parcheesi.core.events import PlayingOn, PlayOnAgreed, TurnPassed
+from parcheesi.core.state import Phase
+from parcheesi.core.words import move_log
+from parcheesi.games.parcheesi.board import HOME, START
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.notation import action_from_json
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import apply
+from parcheesi.server.config import Config
+from parcheesi.server.live import COMPUTER, HUMAN, STALE, LiveGame
 
 SEED = 26
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -66,7 +68,7 @@ RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 @pytest.fixture
@@ -300,7 +302,7 @@ async def test_hint_is_shown_and_play_best_plays_it(app_server: Server, table_us
     await first_roll_to_play(app_server, user)
     game = await live_game(app_server, user)
     rolled = game.state
-    expected = hint(rolled)
+    expected = PARCHEESI_RULES.hint(rolled)
 
     await click(user, "hint")
     assert text(user, "status") == f"Hint: {expected.reason}"
@@ -648,7 +650,7 @@ async def test_the_log_shows_the_newest_entries_first_through_a_game(
         await until(lambda v=version: game.over or game.version > v, "the next action")
         entries = [tuple(e) for e in json.loads(log.props["entries"])]
         assert [text for _, text in entries] == list(log.lines) == move_log(
-            game.stats.recent, look_for(game.kind).describe, names.__getitem__, LOG_LINES)
+            game.stats.recent, game.rules.look.describe, names.__getitem__, LOG_LINES)
         assert len(set(key for key, _ in entries)) == len(entries)
         kept = [e for e in entries if e[0] in dict(seen)]
         assert kept == [e for e in seen if e[0] in dict(entries)]  # same keys, same words
@@ -691,15 +693,16 @@ Sapphire far behind."""
 def near_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """Three-player Parcheesi games start (at the opening roll) from NEAR_THE_END: the
     server's games and their records alike, so a reload replays the same game."""
-    plain = ParcheesiRules.new_state
+    plain = PARCHEESI_RULES.new_state
 
-    def near(self: ParcheesiRules, colours: tuple[int, ...], house: Sequence[str] = ()
+    def near(colours: tuple[int, ...], house: Sequence[str] = (), first: int | None = None
              ) -> State:
-        state = plain(self, colours, house)
+        state = plain(colours, house, first)
         return state.with_(pieces=NEAR_THE_END) if state.colours == (RUBY, EMERALD,
                                                                       SAPPHIRE) else state
 
-    monkeypatch.setattr(ParcheesiRules, "new_state", near)
+    monkeypatch.setitem(registry._games, PARCHEESI_RULES.kind,
+                        replace(PARCHEESI_RULES, new_state=near))
 
 
 def badge(user: User, colour: str) -> str:

@@ -18,8 +18,9 @@ from selenium.webdriver.common.by import By
 
 from components.board_view import Board
 from components.pages import STYLE
-from parcheesi.board import HOME, START
-from parcheesi.layout import CELL, piece_point, square_point, start_slots, tap_area
+from parcheesi.games.parcheesi.board import HOME, START
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI
+from parcheesi.games.parcheesi.layout import CELL, piece_point, square_point, start_slots, tap_area
 
 pytestmark = pytest.mark.own_pages
 
@@ -50,7 +51,7 @@ def only_board(user: User) -> Board:
 async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> None:
     @ui.page("/")
     def page() -> None:
-        Board().show(
+        Board(PARCHEESI).show(
             PIECES,
             movable={(RUBY, 0), (RUBY, 2)},
             selected=(RUBY, 2),
@@ -86,7 +87,8 @@ async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> 
 async def test_inactive_colours_targets_and_rotation(user: User) -> None:
     @ui.page("/")
     def page() -> None:
-        Board().show(TWO_PLAYERS, targets=[(RUBY, 45), (SAPPHIRE, HOME), (RUBY, 68)], rotation=3)
+        Board(PARCHEESI).show(TWO_PLAYERS, targets=[(RUBY, 45), (SAPPHIRE, HOME), (RUBY, 68)],
+                              rotation=3)
 
     await user.open("/")
     board = only_board(user)
@@ -107,7 +109,7 @@ async def test_moves_become_square_by_square_paths(user: User) -> None:
 
     @ui.page("/")
     def page() -> None:
-        board = Board()
+        board = Board(PARCHEESI)
         board.show(before)
         # Ruby enters onto square 5, where Sapphire's piece 3 (progress 34) is captured.
         board.show(after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)])
@@ -135,12 +137,12 @@ async def test_only_a_capture_flashes_and_not_with_reduced_motion(user: User) ->
 
     @ui.page("/")
     def page() -> None:
-        loud, quiet = Board(), Board()
+        loud, quiet = Board(PARCHEESI), Board(PARCHEESI)
         for board in (loud, quiet):
             board.show(before)
             board.show(after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)],
                        reduced_motion=board is quiet)
-        plain = Board()
+        plain = Board(PARCHEESI)
         plain.show(after)
         plain.show(moved, moves=[(RUBY, 1, 3, 5)])
 
@@ -158,11 +160,11 @@ async def test_long_moves_are_capped_and_reduced_motion_sends_none(user: User) -
 
     @ui.page("/")
     def page() -> None:
-        board = Board()
+        board = Board(PARCHEESI)
         board.show(start)
         board.show(end, moves=moves)
         ui.label(str(sum((len(m[2]) // 2 - 1) * m[3] for m in board.view["moves"])))
-        quiet = Board()
+        quiet = Board(PARCHEESI)
         quiet.show(start)
         quiet.show(end, moves=moves, reduced_motion=True)
 
@@ -181,7 +183,7 @@ async def test_pair_end_point_is_where_the_piece_is_drawn(user: User) -> None:
 
     @ui.page("/")
     def page() -> None:
-        board = Board()
+        board = Board(PARCHEESI)
         board.show(before)
         board.show(after, moves=[(RUBY, 3, 5, 10)])
 
@@ -199,7 +201,7 @@ async def test_geometry_is_sent_with_the_first_render_only(user: User) -> None:
 
     await user.open("/")
     with user:
-        board = Board()
+        board = Board(PARCHEESI)
     first = board._to_dict()  # what the page or the first update message carries
     assert len(first["props"]["geometry"]["track"]) == 68
     assert "preserved_props" not in first
@@ -215,7 +217,7 @@ async def test_only_movable_pieces_reach_the_callback(user: User) -> None:
 
     @ui.page("/")
     def page() -> None:
-        board = Board(on_piece_click=lambda c, i, stamp: clicks.append((c, i, stamp)))
+        board = Board(PARCHEESI, on_piece_click=lambda c, i, stamp: clicks.append((c, i, stamp)))
         board.show(PIECES, movable={(EMERALD, 1)}, stamp="4.2")
 
     await user.open("/")
@@ -236,7 +238,8 @@ def board_page(movable: set[tuple[int, int]]) -> list[tuple[int, int]]:
     @ui.page("/")
     def page() -> None:
         ui.button("Before").props("data-testid=before")
-        Board(on_piece_click=lambda c, i, _: clicks.append((c, i))).show(PIECES, movable=movable)
+        Board(PARCHEESI, on_piece_click=lambda c, i, _: clicks.append((c, i))).show(
+            PIECES, movable=movable)
         ui.button("After").props("data-testid=after")
 
     return clicks
@@ -282,7 +285,7 @@ def test_a_capture_flashes_a_ring_on_the_board(screen: Screen) -> None:
     @ui.page("/")
     def page() -> None:
         ui.add_css(STYLE)  # the pages' stylesheet, which animates the flash
-        board = Board()
+        board = Board(PARCHEESI)
         board.show(before)
         ui.button("Capture", on_click=lambda: board.show(
             after, moves=[(RUBY, 0, START, 0), (SAPPHIRE, 2, 34, START)])).props(

@@ -20,10 +20,9 @@ from sqlalchemy.engine import make_url
 from test_browser_ludo import press_something
 from test_browser_table import all_now, by_testid, css, until
 
-from components.looks import look_for
-from parcheesi.config import Config
-from parcheesi.games import rules_for
-from parcheesi.records import read_record, replay
+from parcheesi.core.registry import rules_for
+from parcheesi.server.config import Config
+from parcheesi.server.records import read_record, replay
 
 
 def start_from_setup(screen: Screen, *choices: str) -> None:
@@ -50,7 +49,8 @@ def board_labels(screen: Screen) -> list[str]:
 
 def expected_labels(kind: str, state: Any) -> list[str]:
     """What the board's pieces say at ``state``, as the board words them."""
-    look, rules = look_for(kind), rules_for(kind)
+    rules = rules_for(kind)
+    look = rules.look
     return [look.piece_label(rules.colours[c].capitalize(), i, progress)
             for c in range(len(rules.colours)) for i, progress in enumerate(state.pieces[c])]
 

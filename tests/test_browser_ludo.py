@@ -29,7 +29,7 @@ __all__ = ["near_the_end"]  # the fixture, used here as in test_app_flows
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 def choose_ludo(screen: Screen, players: str = "2 players") -> None:

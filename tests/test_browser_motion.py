@@ -25,9 +25,9 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from parcheesi.board import START
-from parcheesi.config import Config, parse
-from parcheesi.layout import CELL, piece_point, start_slots
+from parcheesi.games.parcheesi.board import START
+from parcheesi.games.parcheesi.layout import CELL, piece_point, start_slots
+from parcheesi.server.config import Config, parse
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +61,7 @@ position of each watched piece]."""
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ START = -1
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 def css(testid: str) -> str:
@@ -479,9 +479,9 @@ def test_each_piece_of_a_pair_takes_a_thumb_sized_tap_of_its_own(
         screen: Screen, monkeypatch: pytest.MonkeyPatch) -> None:
     """A blockade: the two pieces sit side by side in the square, and taps anywhere in a
     44 x 44 px span on either side of it select that side's piece."""
-    from parcheesi.layout import CELL, PAIR_REACH, piece_point, square_point
+    from parcheesi.games.parcheesi.layout import CELL, PAIR_REACH, piece_point, square_point
 
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: PAIR_SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: PAIR_SEED)
     start_solo_game(screen)
     by_testid(screen, "roll").click()  # for the start
     wait_for_ruby_to_roll(screen)

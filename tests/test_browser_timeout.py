@@ -49,7 +49,7 @@ def app_wall() -> FakeWall:
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 async def wake(server: Server) -> None:

@@ -27,8 +27,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from components.lobby import token_key
 from components.server import Server
-from parcheesi.live import HUMAN, LiveGame, Seat
-from parcheesi.rooms import Room
+from parcheesi.server.live import HUMAN, LiveGame, Seat
+from parcheesi.server.rooms import Room
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +61,7 @@ window.Notification.permission = 'default';
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 def wait(screen: Screen, condition: Callable[[], object], what: str) -> None:

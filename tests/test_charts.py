@@ -8,13 +8,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from parcheesi.charts import Capture, charts_of, luck_of, lucky
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import Captured, OpeningRolled, Rolled
-from parcheesi.games import rules_for
-from parcheesi.ludo.engine import LUDO_RULES
-from parcheesi.records import read_record, record_of, replay
-from parcheesi.state import Phase, new_state
+from parcheesi.core.events import Captured, OpeningRolled, Rolled
+from parcheesi.core.registry import rules_for
+from parcheesi.core.state import Phase
+from parcheesi.games.ludo.game import GAME as LUDO_RULES
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.state import new_state
+from parcheesi.server.charts import Capture, charts_of, luck_of, lucky
+from parcheesi.server.records import read_record, record_of, replay
 from tests.record_helpers import committed_row, play_random
 
 RUBY, EMERALD, SAPPHIRE, AMBER = range(4)

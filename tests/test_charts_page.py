@@ -9,7 +9,7 @@ from nicegui import ElementFilter, ui
 from nicegui.testing import User
 
 from components.server import Server
-from parcheesi.live import COMPUTER, MODES, Seat
+from parcheesi.server.live import COMPUTER, MODES, Seat
 from tests.chart_helpers import store_finished_game
 from tests.ui_helpers import element, elements
 

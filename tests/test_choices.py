@@ -5,15 +5,10 @@ from __future__ import annotations
 
 from positions import AMBER, EMERALD, RUBY, SAFE, H, S, at_roll, rolled, square
 
-from parcheesi.choices import (
-    Capture,
-    Choice,
-    choices,
-    for_piece,
-    pieces_to_choose,
-    using_portion,
-)
-from parcheesi.game import Move, Reward, Roll, apply
+from parcheesi.core.actions import Roll
+from parcheesi.core.choices import Capture, Choice, for_piece, pieces_to_choose, using_portion
+from parcheesi.games.parcheesi.choices import choices
+from parcheesi.games.parcheesi.turns import Move, Reward, apply
 
 
 def test_before_a_roll_the_only_choice_is_to_roll():
@@ -28,7 +23,7 @@ def test_a_capture_says_whom_it_sends_back_and_earns_twenty():
     options = choices(state)
     four = next(c for c in options if c.action == Move(0, (4,)))
     assert four == Choice(Move(0, (4,)), 0, 44, (48,), 48, (Capture(AMBER, 0, 14),),
-                          bonus=20)
+                          bonus=20, portions=(4,))
     six = next(c for c in options if c.action == Move(0, (6,)))
     assert (six.end, six.captures, six.bonus) == (50, (), 0)
     # Both dice at once end on 54 either way; 6 first passes Amber (50 is beyond square 2),

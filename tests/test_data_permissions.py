@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from parcheesi.config import keep_private, parse
-from parcheesi.migrate import upgrade
+from parcheesi.server.config import keep_private, parse
+from parcheesi.server.migrate import upgrade
 
 ROOT = Path(__file__).resolve().parent.parent
 DATABASE = "parcheesi.sqlite3"

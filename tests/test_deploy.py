@@ -23,7 +23,7 @@ import pytest
 import yaml
 from sqlalchemy.engine import make_url
 
-from parcheesi.config import parse
+from parcheesi.server.config import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -288,7 +288,8 @@ def test_containerfile_installs_the_project_without_test_extras(steps: list) -> 
               for source in copy_sources(rest)}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     needed = {"pyproject.toml", project["project"]["readme"]}
-    needed |= {name.split(".")[0] for name in project["tool"]["setuptools"]["packages"]}
+    needed |= {pattern.split(".")[0].rstrip("*")
+               for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]}
     assert needed <= before, f"copy {sorted(needed - before)} before pip install"
     copied = {source.rstrip("/") for rest in values(steps, "COPY")
               for source in copy_sources(rest)}
@@ -322,7 +323,7 @@ def test_ignore_rules_behave_like_dockerignore() -> None:
     assert ignored("data/parcheesi.sqlite3", patterns)
     assert ignored("docs/hosting.md", patterns)
     assert not ignored("docs/keep.md", patterns)
-    assert not ignored("parcheesi/store.py", patterns)
+    assert not ignored("parcheesi/server/store.py", patterns)
     assert not ignored("database", patterns)
 
 
@@ -459,7 +460,8 @@ def test_guide_documents_every_setting(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         parse(["--help"])
     flags = set(re.findall(r"--[a-z][a-z-]+", capsys.readouterr().out)) - {"--help"}
-    names = set(re.findall(r"PARCHEESI_[A-Z_]+", (ROOT / "parcheesi" / "config.py").read_text()))
+    config = ROOT / "parcheesi" / "server" / "config.py"
+    names = set(re.findall(r"PARCHEESI_[A-Z_]+", config.read_text()))
     guide = GUIDE.read_text()
     table = "\n".join(line for line in guide.splitlines() if line.startswith("|"))
     assert flags and names

@@ -8,10 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parcheesi import expert
-from parcheesi.board import HOME, START
-from parcheesi.expert import search
-from parcheesi.expert.encoding import (
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi import expert
+from parcheesi.games.parcheesi.board import HOME, START
+from parcheesi.games.parcheesi.expert import search
+from parcheesi.games.parcheesi.expert.encoding import (
     ABSENT_UNIT,
     DOUBLES_UNIT,
     FULL_PIPS,
@@ -20,14 +22,21 @@ from parcheesi.expert.encoding import (
     UNITS_ON,
     encode,
 )
-from parcheesi.expert.network import Network
-from parcheesi.expert.selfplay import Samples, play, samples, table
-from parcheesi.expert.training import Adam, Batch, Checkpoint, Settings, gradients, train
-from parcheesi.expert.values import race_chances, win_chances
-from parcheesi.game import Roll, apply, roll_outcomes
-from parcheesi.notation import request_from_json
-from parcheesi.risk import capture_chances
-from parcheesi.state import Phase, State, new_state
+from parcheesi.games.parcheesi.expert.network import Network
+from parcheesi.games.parcheesi.expert.selfplay import Samples, play, samples, table
+from parcheesi.games.parcheesi.expert.training import (
+    Adam,
+    Batch,
+    Checkpoint,
+    Settings,
+    gradients,
+    train,
+)
+from parcheesi.games.parcheesi.expert.values import race_chances, win_chances
+from parcheesi.games.parcheesi.notation import request_from_json
+from parcheesi.games.parcheesi.risk import capture_chances
+from parcheesi.games.parcheesi.state import State, new_state
+from parcheesi.games.parcheesi.turns import apply, roll_outcomes
 
 
 def small_net(seed: int = 1, hidden: int = 16) -> Network:

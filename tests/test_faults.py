@@ -14,17 +14,18 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from parcheesi import ai
-from parcheesi import store as store_module
-from parcheesi.game import Roll, legal_actions
-from parcheesi.live import COMPUTER, HUMAN, Hub, LiveGame, SaveFailed, Seat
-from parcheesi.runner import LANDED, SAVING_FAILED, play_computers, supervise
-from parcheesi.store import Store
+from parcheesi.core.actions import Roll
+from parcheesi.games.parcheesi.turns import legal_actions
+from parcheesi.server import store as store_module
+from parcheesi.server.live import COMPUTER, HUMAN, Hub, LiveGame, SaveFailed, Seat
+from parcheesi.server.runner import LANDED, SAVING_FAILED, play_computers, supervise
+from parcheesi.server.store import Store
 
 TIMEOUT = 10.0
 PEOPLE = [Seat(colour=0, kind=HUMAN), Seat(colour=2, kind=HUMAN)]
@@ -169,7 +170,7 @@ async def test_the_computers_task_starts_again_after_an_unexpected_error(
     game.subscribe(lambda *_: None)
     await game.act(Roll(), version=0)
     broken = {"left": 2}
-    real_decide = ai.decide
+    real_decide = game.rules.decide
 
     def decide(state: Any, level: str, reason: bool = False) -> Any:
         if broken["left"]:
@@ -177,7 +178,7 @@ async def test_the_computers_task_starts_again_after_an_unexpected_error(
             raise RuntimeError("a bug in the computer player")
         return real_decide(state, level, reason)
 
-    monkeypatch.setattr("parcheesi.ai.decide", decide)  # what the game's rules ask
+    monkeypatch.setattr(game, "rules", replace(game.rules, decide=decide))
 
     async def sleep(_: float) -> None:
         await asyncio.sleep(0)

@@ -37,12 +37,12 @@ from ui_helpers import (
 )
 
 from components.server import Server
-from parcheesi.board import HOME
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import Game
-from parcheesi.live import LiveGame, Stats
-from parcheesi.notation import action_from_json
-from parcheesi.state import Phase
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi.board import HOME
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.notation import action_from_json
+from parcheesi.games.parcheesi.turns import Game
+from parcheesi.server.live import LiveGame, Stats
 
 SEED = 1
 LEVEL = "hard"
@@ -62,7 +62,7 @@ async def record_replay(game: LiveGame) -> tuple[Game, Stats]:
 
 @pytest.fixture
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 async def test_a_solo_game_is_played_to_the_winner_card(

@@ -1,24 +1,35 @@
-"""The game-rules interface (``parcheesi/games.py``) and Parcheesi behind it: a game played
-only through the interface is the engine's own game, its JSON round-trips, and a request or
-a stored game of a kind this server does not play is refused clearly."""
+"""The registry of games (``parcheesi/core/registry.py``) and Parcheesi behind the game-rules
+interface: a game played only through the interface is the engine's own game, its JSON
+round-trips, and a request or a stored game of a kind this server does not play is refused
+clearly."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parcheesi.__main__ import choose_json, outcomes_json
-from parcheesi.board import HOME
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import Captured, Game
-from parcheesi.games import GAMES, UnknownGame, rules_for
-from parcheesi.ludo.engine import LUDO_RULES
-from parcheesi.notation import NotationError
-from parcheesi.simulate import seating
+from parcheesi.core.events import Captured
+from parcheesi.core.notation import NotationError
+from parcheesi.core.registry import (
+    DEFAULT_GAME,
+    UnknownGame,
+    games,
+    plays,
+    register,
+    rules_for,
+    unregister,
+)
+from parcheesi.games.ludo.game import GAME as LUDO_RULES
+from parcheesi.games.parcheesi.board import HOME
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.turns import Game
+from parcheesi.server.simulate import seating
 
 EXAMPLE = {"turn": "ruby",
            "pieces": {"ruby": ["start", 12, 64, "home"], "sapphire": ["start", "start", 30, 70]},
@@ -26,11 +37,33 @@ EXAMPLE = {"turn": "ruby",
 
 
 def test_the_server_plays_parcheesi_and_ludo_and_refuses_other_kinds():
-    assert GAMES == {"parcheesi": PARCHEESI_RULES, "ludo": LUDO_RULES}
+    assert games() == {"parcheesi": PARCHEESI_RULES, "ludo": LUDO_RULES}
+    assert list(games()) == ["parcheesi", "ludo"] and DEFAULT_GAME == "parcheesi"
     assert rules_for("parcheesi") is PARCHEESI_RULES
     assert rules_for("ludo") is LUDO_RULES
-    with pytest.raises(UnknownGame, match="unknown game 'chess'"):
+    for bad in ("chess", None, 7, ["ludo"]):
+        assert not plays(bad)
+        with pytest.raises(UnknownGame, match="unknown game"):
+            rules_for(bad)
+    with pytest.raises(UnknownGame, match=re.escape(
+            "unknown game 'chess' (this server plays ludo, parcheesi)")):
         rules_for("chess")
+
+
+def test_a_game_registered_elsewhere_is_played_until_it_is_unregistered():
+    from dataclasses import replace
+    other = replace(LUDO_RULES, kind="other", title="Other")
+    register(other)
+    try:
+        assert rules_for("other") is other and list(games())[-1] == "other"
+        register(other)  # the same game again changes nothing
+        with pytest.raises(ValueError, match="another game"):
+            register(replace(other))
+        with pytest.raises(ValueError, match="listed"):
+            unregister("ludo")
+    finally:
+        unregister("other")
+    assert not plays("other") and list(games()) == ["parcheesi", "ludo"]
 
 
 @settings(max_examples=25, deadline=None)

@@ -19,15 +19,17 @@ from typing import Any
 import pytest
 from positions import H, S, rolled, square
 
-from parcheesi import grace
 from parcheesi.__main__ import choose_json, outcomes_json
-from parcheesi.ai import LEVELS, TABLE_LEVELS, decide
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import Game, apply, legal_actions, roll_outcomes
-from parcheesi.live import COMPUTER, Seat, SetupError, check_seats
-from parcheesi.notation import NotationError, request_from_json
-from parcheesi.simulate import simulate
-from parcheesi.state import Phase, Pieces, State
+from parcheesi.core.notation import NotationError
+from parcheesi.core.state import Phase, Pieces
+from parcheesi.games.parcheesi import grace
+from parcheesi.games.parcheesi.ai import LEVELS, TABLE_LEVELS, decide
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.notation import request_from_json
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import Game, apply, legal_actions, roll_outcomes
+from parcheesi.server.live import COMPUTER, Seat, SetupError, check_seats
+from parcheesi.server.simulate import simulate
 
 RUBY, SAPPHIRE = 0, 2
 ALL_START = [S, S, S, S]

@@ -13,10 +13,10 @@ from test_records import honest
 from ui_helpers import browser_id, click, elements, live_game, start_game, stop_runners, text, until
 
 from components.server import Server
-from parcheesi import fairness
-from parcheesi.live import COMPUTER, HUMAN, Hub, Seat
-from parcheesi.records import read_record, replay
-from parcheesi.store import Store
+from parcheesi.server import fairness
+from parcheesi.server.live import COMPUTER, HUMAN, Hub, Seat
+from parcheesi.server.records import read_record, replay
+from parcheesi.server.store import Store
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import math
 
 import pytest
 
-from parcheesi.board import (
+from parcheesi.core.geometry import SIZE, TAP_REACH, Rect
+from parcheesi.games.parcheesi.board import (
     COLOURS,
     HOME,
     SAFE_SQUARES,
@@ -21,17 +22,14 @@ from parcheesi.board import (
     entry_square,
     turn_off,
 )
-from parcheesi.layout import (
+from parcheesi.games.parcheesi.layout import (
     CELL,
     GRID,
     HOME_RADIUS,
     PAIR_REACH,
     PIECE_RADIUS,
     RIM,
-    SIZE,
     START_RADIUS,
-    TAP_REACH,
-    Rect,
     centre_rect,
     hit_radius,
     home_slots,

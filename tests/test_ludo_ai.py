@@ -14,14 +14,16 @@ import time
 
 import pytest
 
-from parcheesi.game import Roll
-from parcheesi.ludo import ai
-from parcheesi.ludo.board import HOME, HOUSE_RULES, YARD
-from parcheesi.ludo.moves import legal_moves
-from parcheesi.ludo.rules import Move, PlayOn, advance
-from parcheesi.ludo.state import LudoState, new_state
-from parcheesi.simulate import simulate
-from parcheesi.state import Phase
+from parcheesi.core.actions import PlayOn, Roll
+from parcheesi.core.state import Phase
+from parcheesi.games.ludo import ai
+from parcheesi.games.ludo.actions import Move
+from parcheesi.games.ludo.board import HOME, HOUSE_RULES, YARD
+from parcheesi.games.ludo.game import GAME as LUDO
+from parcheesi.games.ludo.moves import legal_moves
+from parcheesi.games.ludo.state import LudoState, new_state
+from parcheesi.games.ludo.turns import advance
+from parcheesi.server.simulate import simulate
 
 RED, GREEN, YELLOW, BLUE = range(4)
 Y, H = YARD, HOME
@@ -56,7 +58,7 @@ def test_hard_captures_when_the_capturing_piece_is_safe_afterwards():
     # yard far ahead (its start is 26), so nobody can answer the capture
     state = rolled(RED, {RED: (10, 30, Y, Y), YELLOW: (40, Y, Y, Y)}, 4)
     assert chosen(state) == Move(0)
-    assert ai.hint(state).reason == "Piece 1 captures Yellow"
+    assert LUDO.hint(state).reason == "Piece 1 captures Yellow"
 
 
 def test_hard_runs_from_a_piece_two_squares_behind():
@@ -64,21 +66,22 @@ def test_hard_runs_from_a_piece_two_squares_behind():
     # of everyone's reach. A 5 takes the piece on 20 to 25, seven ahead of yellow
     state = rolled(RED, {RED: (20, 40, Y, Y), YELLOW: (44, Y, Y, Y)}, 5)
     assert chosen(state) == Move(0)
-    assert ai.hint(state).reason == "Piece 1 runs from Yellow two squares behind"
+    assert LUDO.hint(state).reason == "Piece 1 runs from Yellow two squares behind"
 
 
 def test_hard_runs_into_its_home_lane():
     # red's 47 has yellow's 19 (square 45) two behind; a 4 takes it into the home lane
     state = rolled(RED, {RED: (47, 5, Y, Y), YELLOW: (19, Y, Y, Y)}, 4)
     assert chosen(state) == Move(0)
-    assert ai.hint(state).reason == "Piece 1 runs into its home lane from Yellow two squares behind"
+    assert LUDO.hint(state).reason == ("Piece 1 runs into its home lane from Yellow two "
+                                       "squares behind")
 
 
 def test_hard_brings_a_piece_out_with_a_six():
     # the piece on 10 is out of everyone's reach where it is: the 6 brings a piece out
     state = rolled(RED, {RED: (Y, Y, Y, 10), YELLOW: (Y, Y, Y, Y)}, 6)
     assert chosen(state) == Move(0)
-    assert ai.hint(state).reason == "Piece 1 comes out with the 6"
+    assert LUDO.hint(state).reason == "Piece 1 comes out with the 6"
 
 
 def test_hard_does_not_step_in_front_of_an_opponent_when_an_equal_safe_move_exists():
@@ -108,14 +111,14 @@ def test_hard_runs_to_a_star_only_under_the_stars_rule():
     pieces = {RED: (31, 2, Y, Y), YELLOW: (4, Y, Y, Y)}
     star = rolled(RED, pieces, 3, ("stars",))
     assert chosen(star) == Move(0)
-    assert ai.hint(star).reason == "Piece 1 runs to a star from Yellow one square behind"
+    assert LUDO.hint(star).reason == "Piece 1 runs to a star from Yellow one square behind"
     assert chosen(rolled(RED, pieces, 3)) == Move(1)
 
 
 def test_hard_reaches_home_with_a_piece_out_of_reach_anyway():
     state = rolled(RED, {RED: (3, 20, Y, 55), GREEN: (23, Y, Y, Y), YELLOW: (H, H, H, 54)}, 1)
     assert chosen(state) == Move(3)
-    assert ai.hint(state).reason == "Piece 4 reaches HOME"
+    assert LUDO.hint(state).reason == "Piece 4 reaches HOME"
 
 
 # --- named positions: Medium and Easy ----------------------------------------------------------
@@ -241,7 +244,7 @@ def test_the_hint_is_hards_choice_with_a_reason():
         state = advance(_random_position(rng), Roll(), rng.randint(1, 6))
         if state.phase is not Phase.MOVE:
             continue
-        hint = ai.hint(state)
+        hint = LUDO.hint(state)
         assert hint.actions == ai.decide(state, "hard").actions
         assert hint.reason.startswith("Piece ")
 

@@ -7,32 +7,37 @@ from __future__ import annotations
 import inspect
 import json
 import random
+from dataclasses import fields
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parcheesi import layout
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import Captured, Entered, Moved, Roll
-from parcheesi.games import GameRules, rules_for
-from parcheesi.ludo import ai
-from parcheesi.ludo.board import HOME, YARD
-from parcheesi.ludo.dice import fixed_dice, ludo_dice
-from parcheesi.ludo.engine import LUDO_RULES
-from parcheesi.ludo.notation import action_from_json, state_from_json, state_to_json
-from parcheesi.ludo.rules import Move, PlayOn, advance, apply
-from parcheesi.ludo.state import LudoState, new_state
-from parcheesi.notation import NotationError
-from parcheesi.simulate import play_game, seating, simulate
-from parcheesi.state import IllegalAction, Phase
+from parcheesi.core.actions import PlayOn, Roll
+from parcheesi.core.events import Captured, Entered, Moved
+from parcheesi.core.notation import NotationError
+from parcheesi.core.registry import rules_for
+from parcheesi.core.rules import GameRules
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.ludo import ai, layout
+from parcheesi.games.ludo.actions import Move
+from parcheesi.games.ludo.board import HOME, YARD
+from parcheesi.games.ludo.dice import fixed_dice, ludo_dice
+from parcheesi.games.ludo.game import GAME as LUDO_RULES
+from parcheesi.games.ludo.notation import action_from_json, state_from_json, state_to_json
+from parcheesi.games.ludo.state import LudoState, new_state
+from parcheesi.games.ludo.turns import advance, apply
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.server.simulate import play_game, seating, simulate
 
 RULES = LUDO_RULES
 
 
 def test_ludo_has_every_method_and_property_of_the_interface():
-    names = {name for name, _ in inspect.getmembers(GameRules) if not name.startswith("_")}
-    assert {"house_rules", "new_state", "motions", "choose"} <= names
+    names = ({name for name, _ in inspect.getmembers(GameRules) if not name.startswith("_")}
+             | {f.name for f in fields(GameRules)})
+    assert {"house_rules", "new_state", "motions", "choose", "hint"} <= names
     for name in names:
         assert hasattr(RULES, name), name
     assert rules_for("ludo") is RULES
@@ -66,8 +71,9 @@ def test_motions_and_their_pace():
     assert RULES.motions(events) == [(0, 1, YARD, 0), (0, 1, 0, 6), (2, 3, 32, YARD),
                                      (1, 0, 50, HOME)]
     assert RULES.captures(events) == [(0, 2)]
-    assert RULES.motion_ms([(0, 1, 0, 6)]) == 6 * layout.STEP_MS
-    assert RULES.motion_ms([(2, 3, 32, YARD)]) == layout.CAPTURE_MS
+    # Ludo's own pace, as its board animates (110 ms a square, 360 ms a capture's slide)
+    assert RULES.motion_ms([(0, 1, 0, 6)]) == 6 * layout.STEP_MS == 660
+    assert RULES.motion_ms([(2, 3, 32, YARD)]) == layout.CAPTURE_MS == 360
     assert RULES.motion_ms(RULES.motions(events) * 5) == layout.MAX_ANIMATION_MS
 
 
@@ -87,7 +93,7 @@ def test_a_game_played_through_the_interface_is_the_engines_game(seed, count, ch
     actions reaches the same position; states and actions survive their JSON."""
     sets = RULES.colour_sets(count)
     colours = sets[choice % len(sets)]
-    rules: GameRules = RULES
+    rules: GameRules[Any, Any, Any] = RULES
     state, dice = rules.new_state(colours, ("six_again",)), rules.dice(seed)
     engine = new_state(colours, ("six_again",))
     pick = random.Random(choice)

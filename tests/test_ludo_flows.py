@@ -26,12 +26,12 @@ from ui_helpers import (
     until,
 )
 
-from components.ludo_texts import HOUSE_WORDS
 from components.server import Server
-from parcheesi.live import COMPUTER
-from parcheesi.ludo.board import HOME
-from parcheesi.rooms import Rooms
-from parcheesi.state import Phase
+from parcheesi.core.state import Phase
+from parcheesi.games.ludo.board import HOME
+from parcheesi.games.ludo.words import HOUSE_WORDS
+from parcheesi.server.live import COMPUTER
+from parcheesi.server.rooms import Rooms
 
 RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
 

@@ -9,8 +9,8 @@ import math
 
 import pytest
 
-from parcheesi.ludo import layout
-from parcheesi.ludo.board import HOME, START_SQUARES, YARD
+from parcheesi.games.ludo import layout
+from parcheesi.games.ludo.board import HOME, START_SQUARES, YARD
 
 CELL = layout.CELL
 

@@ -15,21 +15,23 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parcheesi.game import Captured, Entered, Moved, Roll, Rolled
-from parcheesi.ludo.board import HOUSE_RULES
-from parcheesi.ludo.choices import choices
-from parcheesi.ludo.dice import ludo_dice
-from parcheesi.ludo.engine import LUDO_RULES
-from parcheesi.ludo.moves import legal_moves
-from parcheesi.ludo.notation import (
+from parcheesi.core.actions import PlayOn, Roll
+from parcheesi.core.events import Captured, Entered, Moved, Rolled
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.ludo.actions import Move
+from parcheesi.games.ludo.board import HOUSE_RULES
+from parcheesi.games.ludo.choices import choices
+from parcheesi.games.ludo.dice import ludo_dice
+from parcheesi.games.ludo.game import GAME as LUDO_RULES
+from parcheesi.games.ludo.moves import legal_moves
+from parcheesi.games.ludo.notation import (
     action_from_json,
     action_to_json,
     state_from_json,
     state_to_json,
 )
-from parcheesi.ludo.rules import Move, PlayOn, advance, apply, replay
-from parcheesi.ludo.state import LudoState, new_state
-from parcheesi.state import IllegalAction, Phase
+from parcheesi.games.ludo.state import LudoState, new_state
+from parcheesi.games.ludo.turns import advance, apply, replay
 
 # --- the reference, from RULES-LUDO.md only -----------------------------------------------------
 

@@ -11,22 +11,29 @@ from __future__ import annotations
 
 import pytest
 
-from parcheesi.choices import Capture
-from parcheesi.game import (
+from parcheesi.core.actions import PlayOn, Roll
+from parcheesi.core.choices import Capture
+from parcheesi.core.events import (
     Captured,
     Entered,
     Moved,
     NoMove,
     OpeningRolled,
     OpeningTied,
+    Placed,
+    PlayingOn,
+    PlayOnAgreed,
+    PlayOnAsked,
+    PlayOnDeclined,
     ReachedHome,
-    Roll,
     Rolled,
     Starts,
     TurnPassed,
     Won,
 )
-from parcheesi.ludo.board import (
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.ludo.actions import Move
+from parcheesi.games.ludo.board import (
     HOME,
     HOUSE_RULES,
     STARS,
@@ -35,23 +42,12 @@ from parcheesi.ludo.board import (
     progress_of_square,
     track_square,
 )
-from parcheesi.ludo.choices import choices
-from parcheesi.ludo.dice import fixed_dice
-from parcheesi.ludo.events import (
-    Drawn,
-    LimitReached,
-    Placed,
-    PlayingOn,
-    PlayOnAgreed,
-    PlayOnAsked,
-    PlayOnDeclined,
-    RollAgain,
-    ThirdSix,
-)
-from parcheesi.ludo.moves import legal_moves
-from parcheesi.ludo.rules import DRAW_ROLLS, Move, PlayOn, apply, standings
-from parcheesi.ludo.state import LudoState, new_state
-from parcheesi.state import IllegalAction, Phase
+from parcheesi.games.ludo.choices import choices
+from parcheesi.games.ludo.dice import fixed_dice
+from parcheesi.games.ludo.events import Drawn, LimitReached, RollAgain, ThirdSix
+from parcheesi.games.ludo.moves import legal_moves
+from parcheesi.games.ludo.state import LudoState, new_state
+from parcheesi.games.ludo.turns import DRAW_ROLLS, apply, standings
 
 RED, GREEN, YELLOW, BLUE = range(4)
 Y, H = YARD, HOME

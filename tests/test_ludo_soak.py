@@ -10,10 +10,10 @@ from collections import Counter
 
 import pytest
 
-from parcheesi.ludo.board import HOME, HOUSE_RULES
-from parcheesi.ludo.engine import LUDO_RULES
-from parcheesi.ludo.rules import DRAW_ROLLS
-from parcheesi.state import Phase
+from parcheesi.core.state import Phase
+from parcheesi.games.ludo.board import HOME, HOUSE_RULES
+from parcheesi.games.ludo.game import GAME as LUDO_RULES
+from parcheesi.games.ludo.turns import DRAW_ROLLS
 from tests.record_helpers import assert_round_trip, stored_row
 
 GAMES = 1000

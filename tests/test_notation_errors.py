@@ -8,21 +8,29 @@ from typing import Any
 
 import pytest
 
-from parcheesi.game import Game, Move, Reward, Roll, legal_actions
-from parcheesi.notation import (
+from parcheesi.core.actions import Roll
+from parcheesi.core.notation import (
     MAX_DEPTH,
     MAX_REQUEST_LENGTH,
     NotationError,
-    action_from_json,
-    action_to_json,
     decode_request,
     parse_json,
-    parse_request,
+)
+from parcheesi.games.parcheesi.notation import (
+    action_from_json,
+    action_to_json,
     record_from_json,
     record_to_json,
+    request_from_json,
     state_from_json,
     state_to_json,
 )
+from parcheesi.games.parcheesi.turns import Game, Move, Reward, legal_actions
+
+
+def parse_request(text: str) -> object:
+    """A request's text read the way the ``outcomes`` command reads it."""
+    return request_from_json(parse_json(text))
 
 
 def one_line(error: pytest.ExceptionInfo[NotationError]) -> str:

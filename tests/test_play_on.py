@@ -25,32 +25,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import AMBER, EMERALD, HOME, RUBY, SAPPHIRE, START, H, S, at_roll, rolled
 
-from parcheesi.ai import LEVELS, decide, hint
-from parcheesi.choices import Choice, choices
-from parcheesi.dice import seeded
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import (
-    Game,
-    Move,
+from parcheesi.core.actions import PlayOn, Roll
+from parcheesi.core.choices import Choice
+from parcheesi.core.events import (
     NoMove,
     Placed,
     PlayingOn,
-    PlayOn,
     PlayOnAgreed,
     PlayOnAsked,
     PlayOnDeclined,
     ReachedHome,
-    Reward,
-    Roll,
     TurnPassed,
     Won,
-    apply,
-    legal_actions,
-    roll_outcomes,
-    standings,
 )
-from parcheesi.notation import (
-    NotationError,
+from parcheesi.core.notation import NotationError
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.parcheesi.ai import LEVELS, decide
+from parcheesi.games.parcheesi.choices import choices
+from parcheesi.games.parcheesi.dice import seeded
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_GAME
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.notation import (
     action_from_json,
     action_to_json,
     record_from_json,
@@ -58,7 +53,16 @@ from parcheesi.notation import (
     state_from_json,
     state_to_json,
 )
-from parcheesi.state import IllegalAction, Phase, State
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import (
+    Game,
+    Move,
+    Reward,
+    apply,
+    legal_actions,
+    roll_outcomes,
+    standings,
+)
 
 FINISHING = [68, H, H, H]
 """Three pieces HOME, the last on 68: a 3 takes it HOME."""
@@ -269,7 +273,7 @@ def test_the_computers_and_the_hint_always_play_on():
         decision = decide(state, level)
         assert decision.actions == [PlayOn(True)]
         assert decision.state == apply(state, PlayOn(True))[0]
-    advice = hint(state)
+    advice = PARCHEESI_GAME.hint(state)
     assert advice.actions == [PlayOn(True)] and advice.reason == "Plays on for the next places"
     assert PARCHEESI_RULES.decide(state, "hard").actions == [PlayOn(True)]
 

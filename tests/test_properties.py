@@ -20,28 +20,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parcheesi import board
-from parcheesi.analysis import outcomes_after_roll
-from parcheesi.choices import choices
-from parcheesi.dice import seeded
-from parcheesi.game import (
-    Game,
-    Move,
-    NoMove,
-    OpeningRolled,
-    OpeningTied,
-    Penalty,
-    Roll,
-    Rolled,
-    Starts,
-    TurnPassed,
-    apply,
-    legal_actions,
-    legal_rewards,
-    legal_steps,
-)
-from parcheesi.notation import (
-    compact,
+from parcheesi.core.actions import Roll
+from parcheesi.core.events import NoMove, OpeningRolled, OpeningTied, Rolled, Starts, TurnPassed
+from parcheesi.core.notation import compact
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.parcheesi import board
+from parcheesi.games.parcheesi.analysis import outcomes_after_roll
+from parcheesi.games.parcheesi.choices import choices
+from parcheesi.games.parcheesi.dice import seeded
+from parcheesi.games.parcheesi.notation import (
     pieces_to_json,
     record_from_json,
     record_to_json,
@@ -49,7 +36,16 @@ from parcheesi.notation import (
     state_from_json,
     state_to_json,
 )
-from parcheesi.state import IllegalAction, Phase, State
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import (
+    Game,
+    Move,
+    Penalty,
+    apply,
+    legal_actions,
+    legal_rewards,
+    legal_steps,
+)
 
 # --- the reference model, from RULES.md only ----------------------------------------------------
 

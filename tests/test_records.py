@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from parcheesi import fairness
 from parcheesi.__main__ import main
-from parcheesi.games import rules_for
-from parcheesi.records import (
+from parcheesi.core.registry import rules_for
+from parcheesi.server import fairness
+from parcheesi.server.records import (
     MAX_RECORD_BYTES,
     RecordError,
     parse_record,

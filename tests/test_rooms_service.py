@@ -23,9 +23,11 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy import text as sql_text
 
-from parcheesi.ai import decide
-from parcheesi.game import Move, Roll
-from parcheesi.live import (
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.parcheesi.ai import decide
+from parcheesi.games.parcheesi.turns import Move
+from parcheesi.server.live import (
     COMPUTER,
     HUMAN,
     IDLE_BEFORE_UNLOAD,
@@ -35,9 +37,9 @@ from parcheesi.live import (
     Refused,
     Seat,
 )
-from parcheesi.migrate import sync_url
-from parcheesi.records import read_record, replay, stored_record
-from parcheesi.rooms import (
+from parcheesi.server.migrate import sync_url
+from parcheesi.server.records import read_record, replay, stored_record
+from parcheesi.server.rooms import (
     ALPHABET,
     ATTEMPTS_PER_MINUTE,
     CODE_LENGTH,
@@ -49,9 +51,8 @@ from parcheesi.rooms import (
     Rooms,
     normalise_code,
 )
-from parcheesi.runner import play_computers
-from parcheesi.state import IllegalAction, Phase
-from parcheesi.store import Store
+from parcheesi.server.runner import play_computers
+from parcheesi.server.store import Store
 
 SEED = 14
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -63,7 +64,7 @@ TIMEOUT = 10.0
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 class FakeClock:

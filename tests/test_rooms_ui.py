@@ -47,9 +47,9 @@ from ui_helpers import (
 )
 
 from components.server import Server
-from parcheesi.ai import decide
-from parcheesi.live import COMPUTER, STALE, LiveGame
-from parcheesi.state import Phase
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi.ai import decide
+from parcheesi.server.live import COMPUTER, STALE, LiveGame
 
 SEED_4 = 63
 SEED_2 = 14
@@ -74,7 +74,7 @@ class Person:
 @pytest.fixture
 def seed(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     def use(value: int) -> None:
-        monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: value)
+        monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: value)
 
     use(SEED_4)
     return use

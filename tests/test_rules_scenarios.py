@@ -35,24 +35,30 @@ from positions import (
 )
 
 from parcheesi.__main__ import outcomes_json
-from parcheesi.board import SAFE_SQUARES, entry_square, track_square, turn_off
-from parcheesi.dice import fixed
-from parcheesi.game import (
+from parcheesi.core.actions import Roll
+from parcheesi.core.events import (
     Captured,
     Entered,
-    Move,
     Moved,
     NoMove,
     OpeningTied,
-    Penalty,
     ReachedHome,
-    Reward,
-    RewardsForfeited,
-    Roll,
     Rolled,
     Starts,
     TurnPassed,
     Won,
+)
+from parcheesi.core.notation import NotationError
+from parcheesi.core.state import IllegalAction, Phase
+from parcheesi.games.parcheesi.board import SAFE_SQUARES, entry_square, track_square, turn_off
+from parcheesi.games.parcheesi.dice import fixed
+from parcheesi.games.parcheesi.notation import request_from_json, state_to_json
+from parcheesi.games.parcheesi.state import new_state
+from parcheesi.games.parcheesi.turns import (
+    Move,
+    Penalty,
+    Reward,
+    RewardsForfeited,
     apply,
     combined_moves,
     legal_actions,
@@ -60,8 +66,6 @@ from parcheesi.game import (
     legal_steps,
     roll_outcomes,
 )
-from parcheesi.notation import NotationError, request_from_json, state_to_json
-from parcheesi.state import IllegalAction, Phase, new_state
 
 ALL_START = [S, S, S, S]
 

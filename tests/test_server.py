@@ -13,7 +13,7 @@ from nicegui import app
 from nicegui.testing import User
 
 from components.server import Server
-from parcheesi.config import parse, proxy_settings
+from parcheesi.server.config import parse, proxy_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

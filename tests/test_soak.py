@@ -11,10 +11,10 @@ from collections import Counter
 
 import pytest
 
-from parcheesi.board import HOME
-from parcheesi.game import Game, legal_actions
-from parcheesi.notation import action_to_json
-from parcheesi.state import Phase
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi.board import HOME
+from parcheesi.games.parcheesi.notation import action_to_json
+from parcheesi.games.parcheesi.turns import Game, legal_actions
 from tests.record_helpers import assert_round_trip, stored_row
 
 COLOUR_SETS = {2: [(0, 2), (1, 3)],

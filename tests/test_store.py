@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from parcheesi import store as store_module
-from parcheesi.backup import backup, restore
-from parcheesi.game import Roll, legal_actions
-from parcheesi.live import COMPUTER, HUMAN, Hub, LiveGame, Seat
-from parcheesi.migrate import current_revision, sync_url, upgrade
-from parcheesi.rooms import Rooms
-from parcheesi.state import IllegalAction
-from parcheesi.store import Store, VersionConflict
+from parcheesi.core.actions import Roll
+from parcheesi.core.state import IllegalAction
+from parcheesi.games.parcheesi.turns import legal_actions
+from parcheesi.server import store as store_module
+from parcheesi.server.backup import backup, restore
+from parcheesi.server.live import COMPUTER, HUMAN, Hub, LiveGame, Seat
+from parcheesi.server.migrate import current_revision, sync_url, upgrade
+from parcheesi.server.rooms import Rooms
+from parcheesi.server.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD_REVISION = "0009"

@@ -5,25 +5,17 @@ from __future__ import annotations
 
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
-from components.looks import parcheesi_bonuses as bonuses
 from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, last_move, sound_for
-from parcheesi.engine import PARCHEESI_RULES
-from parcheesi.game import (
-    Move,
-    Moved,
-    Placed,
-    PlayOn,
-    PlayOnDeclined,
-    Roll,
-    Rolled,
-    TurnPassed,
-    apply,
-    standings,
-)
-from parcheesi.live import Stats
-from parcheesi.ludo.engine import LUDO_RULES
-from parcheesi.ludo.state import LudoState
-from parcheesi.state import Phase, State
+from parcheesi.core.actions import PlayOn, Roll
+from parcheesi.core.events import Moved, Placed, PlayOnDeclined, Rolled, TurnPassed
+from parcheesi.core.state import Phase
+from parcheesi.games.ludo.game import GAME as LUDO_RULES
+from parcheesi.games.ludo.state import LudoState
+from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
+from parcheesi.games.parcheesi.state import State
+from parcheesi.games.parcheesi.turns import Move, apply, standings
+from parcheesi.games.parcheesi.words import bonuses
+from parcheesi.server.live import Stats
 
 NAMES = {RUBY: "Ann", EMERALD: "Emerald", SAPPHIRE: "Sapphire", AMBER: "Amber"}
 SEATS = {RUBY: "Ann (Ruby)", EMERALD: "Emerald, easy computer",
@@ -198,22 +190,24 @@ def test_the_dice_say_whose_roll_they_are_and_go_when_the_turn_passes():
 def test_each_kind_of_moment_has_its_sound():
     start = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})
     rolled_now, events = apply(start, Roll(), (5, 3))
-    assert sound_for(events) == "roll" and sound_for([]) is None
+    assert sound_for(events, PARCHEESI_RULES.look) == "roll"
+    assert sound_for([], PARCHEESI_RULES.look) is None
     _, events = apply(rolled_now, Move(0, (5,)))
-    assert sound_for(events) == "move"
+    assert sound_for(events, PARCHEESI_RULES.look) == "move"
     capture, _ = rolled("ruby", {"ruby": [10, 20, 30, 40], "sapphire": [47, S, S, S]}, (3, 1))
     _, events = apply(capture, Move(0, (3,)))
-    assert sound_for(events) == "capture"
+    assert sound_for(events, PARCHEESI_RULES.look) == "capture"
     assert bonuses(events) == ((RUBY, 0, "+20"),)  # floated up from the capturing piece
     home, _ = rolled("ruby", {"ruby": [66, 20, 30, 40], "sapphire": [S] * 4}, (5, 2))
     _, events = apply(home, Move(0, (5,)))
-    assert sound_for(events) == "home" and bonuses(events) == ((RUBY, 0, "+10"),)
+    assert sound_for(events, PARCHEESI_RULES.look) == "home"
+    assert bonuses(events) == ((RUBY, 0, "+10"),)
     third = at_roll("ruby", {"ruby": [10, 20, S, S], "sapphire": [S] * 4}, doubles=2)
     _, events = apply(third, Roll(), (6, 6))
-    assert sound_for(events) == "penalty"
+    assert sound_for(events, PARCHEESI_RULES.look) == "penalty"
     last, _ = rolled("ruby", {"ruby": [66, H, H, H], "sapphire": [S, S, 30, H]}, (5, 3))
     _, events = apply(last, Move(0, (5,)))
-    assert sound_for(events) == "win"
+    assert sound_for(events, PARCHEESI_RULES.look) == "win"
 
 
 # --- playing on for places ---------------------------------------------------------------------

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from parcheesi.clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS, ClockWatch, play_if_due
-from parcheesi.live import (
+from parcheesi.server.clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS, ClockWatch, play_if_due
+from parcheesi.server.live import (
     COMPUTER,
     HUMAN,
     TIMEOUT_LEVEL,
@@ -26,9 +26,9 @@ from parcheesi.live import (
     TimedOut,
     same_move,
 )
-from parcheesi.rooms import Room, RoomError, Rooms
-from parcheesi.runner import ensure_runner
-from parcheesi.store import Store
+from parcheesi.server.rooms import Room, RoomError, Rooms
+from parcheesi.server.runner import ensure_runner
+from parcheesi.server.store import Store
 
 RUBY, SAPPHIRE = 0, 2
 HER = ("browser:her", "address:10.0.0.3")
@@ -234,9 +234,9 @@ async def test_the_stand_in_is_the_level_the_host_chose(
     game = await server.rooms.start(room, host)
     assert room.stand_in == game.stand_in == "hard"
     asked: list[str] = []
-    decide = type(game.rules).decide
-    monkeypatch.setattr(type(game.rules), "decide", lambda rules, state, level: asked.append(
-        level) or decide(rules, state, level))
+    decide = game.rules.decide
+    monkeypatch.setattr(game, "rules", replace(
+        game.rules, decide=lambda state, level: asked.append(level) or decide(state, level)))
     assert game.turn == RUBY  # the host's seat begins the opening roll
     server.wall.advance(30)
     assert await play_if_due(game)

@@ -17,8 +17,8 @@ from ui_helpers import element, elements, until
 from components.badges import CLOCK_SCRIPT
 from components.lobby import TOKEN_PREFIX
 from components.server import Server
-from parcheesi.clocks import TURN_CLOCKS
-from parcheesi.live import LiveGame
+from parcheesi.server.clocks import TURN_CLOCKS
+from parcheesi.server.live import LiveGame
 
 RUBY, SAPPHIRE = 0, 2
 

@@ -39,9 +39,9 @@ from ui_helpers import board, element, elements, text, until
 
 from components.meter import percent, words
 from components.server import Server
-from parcheesi.ai import decide
-from parcheesi.live import HUMAN, LiveGame, Seat
-from parcheesi.rooms import Room
+from parcheesi.games.parcheesi.ai import decide
+from parcheesi.server.live import HUMAN, LiveGame, Seat
+from parcheesi.server.rooms import Room
 
 SEED = 14
 RUBY, SAPPHIRE = 0, 2
@@ -54,7 +54,7 @@ CONTROLS = ("roll", "piece-1", "hint", "play-best", "move-option", "guest-name",
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: SEED)
+    monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: SEED)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from ui_helpers import element, elements, settle, start_game, until
 import components.table as table_module
 from components.server import Server
 from components.settings import Settings
-from parcheesi.live import LiveGame
+from parcheesi.server.live import LiveGame
 
 SEED_SOLO = 26
 SEED_ROOM = 14
@@ -41,7 +41,7 @@ def app_wall() -> FakeWall:
 @pytest.fixture
 def seed(monkeypatch: pytest.MonkeyPatch):
     def use(value: int) -> None:
-        monkeypatch.setattr("parcheesi.fairness.dice_seed", lambda secret, added: value)
+        monkeypatch.setattr("parcheesi.server.fairness.dice_seed", lambda secret, added: value)
 
     use(SEED_SOLO)
     return use

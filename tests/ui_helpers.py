@@ -30,9 +30,9 @@ from nicegui.testing import User, UserInteraction
 from components.board_view import Board
 from components.controls import Controls
 from components.server import Server
-from parcheesi.board import COLOURS
-from parcheesi.live import LiveGame
-from parcheesi.state import Phase
+from parcheesi.core.state import Phase
+from parcheesi.games.parcheesi.board import COLOURS
+from parcheesi.server.live import LiveGame
 
 TIMEOUT = 10.0
 

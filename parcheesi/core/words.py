@@ -1,0 +1,69 @@
+"""Words every game says alike: the end played on for places (the question whether to play
+on, its two answers, the places as they are decided), a turn clock running out, and the
+move log made of a game's own sentences.
+
+Every game reports the same events and takes the same answer for these (:mod:`.events`,
+:mod:`.actions`), so each game's words (``games/<kind>/words.py``) say them through these
+functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Reversible
+from typing import Any
+
+from .actions import PlayOn
+from .events import Placed, PlayingOn, PlayOnAgreed, PlayOnAsked, PlayOnDeclined, TimedOut
+from .look import Namer
+from .state import Phase
+
+
+def place_name(place: int) -> str:
+    """1st, 2nd, 3rd, 4th."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def play_on_label(answer: PlayOn) -> str:
+    """Button text for an answer to the question."""
+    return "Play on for the next places" if answer.agree else "End the game now"
+
+
+def play_on_note(state: Any, name: Namer) -> str | None:
+    """The status line's question to the player asked (None when nobody is asked)."""
+    if state.phase is not Phase.PLAY_ON:
+        return None
+    return (f"{name(state.turn)}: play on for the next places, or end the game and place "
+            "everyone by how far they got?")
+
+
+def finish_words(event: Any, name: Namer) -> str | None:
+    """One sentence for an event of the end of a game or a turn clock, or None for any other
+    event."""
+    match event:
+        case PlayOnAsked(colours):
+            return f"Play on for the next places? {', '.join(name(c) for c in colours)} decide"
+        case PlayOnAgreed(colour):
+            return f"{name(colour)} plays on"
+        case PlayOnDeclined(colour):
+            return f"{name(colour)} ends the game"
+        case PlayingOn(_):
+            return "Playing on for the next places"
+        case Placed(colour, place):
+            return f"{name(colour)} takes {place_name(place)} place"
+        case TimedOut(colour):
+            return f"Time ran out: a computer moved for {name(colour)}"
+    return None
+
+
+def move_log(events: Reversible[Any], describe: Callable[[Any, Namer], str | None],
+             name: Namer, lines: int) -> list[str]:
+    """The sentences of the latest ``lines`` events that have words (``describe``: the
+    game's own), newest first."""
+    said: list[str] = []
+    for event in reversed(events):
+        text = describe(event, name)
+        if text:
+            said.append(text)
+            if len(said) == lines:
+                break
+    return said

@@ -1,0 +1,234 @@
+"""Drawing geometry of the Ludo board: where every square, yard slot and piece sits in a
+1000-unit SVG.
+
+The board is a 15 x 15 grid (RULES-LUDO.md 2): a 6 x 6 yard in each corner, a cross of
+paths three squares wide and a 3 x 3 centre with the four HOME triangles. Red's arm is at
+the bottom with its yard to the left of it; the arms follow one another clockwise on screen
+(bottom, left, top, right), the direction of travel.
+
+Every shape is first placed in Red's frame, in cell units relative to the board's centre
+(x to the right, y downwards), and then turned a quarter turn per colour, the map
+``(u, v) -> (-v, u)``. The module answers the same names as every game's layout
+(:class:`parcheesi.core.geometry.BoardLayout`), so one board component draws any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...core import geometry
+from ...core.geometry import Grid, Point, Rect, SafeSquare
+from . import board
+from .board import LAST_TRACK, STARS, START_SQUARES, YARD
+
+# What the board component asks every game's layout under the same names
+# (parcheesi.core.geometry.BoardLayout); the facts stay in .board.
+HOME = board.HOME
+FIRST_LANE = board.FIRST_LANE
+TRACK_LENGTH = board.TRACK_LENGTH
+is_track = board.is_track
+is_lane = board.is_lane
+SIZE = geometry.SIZE
+MAX_ANIMATION_MS = geometry.MAX_ANIMATION_MS
+rect_centre = geometry.rect_centre
+star_points = geometry.star_points
+
+GRID = 15
+FRAME = Grid(cells=GRID, clockwise=True)
+"""How shapes are placed in Red's frame and turned to each colour's: the arms follow one
+another clockwise on screen."""
+CELL = FRAME.cell
+ARM_SQUARES = 13
+"""Track squares per arm: 6 in along one column, the end square, 6 out along the other."""
+START_OFFSET = 8
+"""A colour's start square is the ninth of its arm's squares in travel order."""
+START = YARD
+"""Where a piece waits to come in, under the name the board component uses for it."""
+
+PIECE_RADIUS = 0.40 * CELL
+"""A lone piece nearly fills its square."""
+CROWD_RADII = (PIECE_RADIUS, 0.30 * CELL, 0.23 * CELL, 0.23 * CELL)
+"""Radius of each of 1, 2, 3 or 4 pieces on one square; more share a 3 x 3 grid."""
+GRID_RADIUS = 0.15 * CELL
+YARD_RADIUS = 0.55 * CELL
+"""Pieces in the yard have room to be large, which helps the tap that brings one out."""
+HOME_RADIUS = 0.26 * CELL
+LONE_HIT = 0.47 * CELL
+YARD_HIT = 0.9 * CELL
+TAP_REACH = geometry.TAP_REACH
+CROWD_REACH = 1.25 * CELL
+"""The reach of pieces sharing a square, from the square's centre: the nearest takes a tap."""
+
+YARD_CENTRE_LOCAL: Point = (-4.5, 4.5)
+"""The middle of Red's 6 x 6 yard, bottom left (cell units from the board's centre)."""
+YARD_SLOT_OFFSET = 1.1
+_HOME_SLOTS_LOCAL: tuple[Point, ...] = ((-0.62, 1.12), (0.0, 1.12), (0.62, 1.12), (0.0, 0.62))
+"""Red's HOME slots inside its triangle (base y = 1.5, apex at the centre)."""
+_ARM_LOCAL: tuple[tuple[int, int], ...] = (
+    (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (0, 7),
+    (-1, 7), (-1, 6), (-1, 5), (-1, 4), (-1, 3), (-1, 2),
+)
+"""Red's arm's track squares in travel order (column, row), coming in from Blue's arm."""
+
+
+def track_rect(square: int) -> Rect:
+    """The cell of track square 0..51 (square 0 is Red's start square)."""
+    arm, offset = divmod((square + START_OFFSET) % TRACK_LENGTH, ARM_SQUARES)
+    return FRAME.cell_rect(arm, *_ARM_LOCAL[offset])
+
+
+def track_square(colour: int, progress: int) -> int:
+    return (START_SQUARES[colour] + progress) % TRACK_LENGTH
+
+
+def lane_rect(colour: int, progress: int) -> Rect:
+    """The cell of a home-lane progress 51..55: the arm's middle column, from the outside in."""
+    if not is_lane(progress):
+        raise ValueError(f"not a home-lane progress: {progress}")
+    return FRAME.cell_rect(colour, 0, 7 - (progress - LAST_TRACK))
+
+
+def yard_rect(colour: int) -> Rect:
+    """The colour's 6 x 6 corner."""
+    x, y = FRAME.place(YARD_CENTRE_LOCAL, colour)
+    return (x - 3 * CELL, y - 3 * CELL, 6 * CELL, 6 * CELL)
+
+
+def yard_rects() -> tuple[Rect, ...]:
+    return tuple(yard_rect(c) for c in range(4))
+
+
+def start_circle(colour: int) -> tuple[float, float, float]:
+    """(cx, cy, r) of the round patch in the yard where the pieces wait."""
+    cx, cy = FRAME.place(YARD_CENTRE_LOCAL, colour)
+    return (cx, cy, 2.2 * CELL)
+
+
+def start_slots(colour: int) -> tuple[Point, ...]:
+    """Where pieces 1..4 wait in the yard: a 2 x 2 square round its middle."""
+    return FRAME.square_of_four(colour, YARD_CENTRE_LOCAL, YARD_SLOT_OFFSET)
+
+
+home_triangle = FRAME.home_triangle
+centre_rect = FRAME.centre_rect
+
+
+def home_slots(colour: int) -> tuple[Point, ...]:
+    return tuple(FRAME.place(p, colour) for p in _HOME_SLOTS_LOCAL)
+
+
+def square_point(colour: int, progress: int, piece_index: int = 0) -> Point:
+    """The centre of where a piece of ``colour`` at ``progress`` stands when alone there;
+    the yard and HOME have one slot per piece, hence ``piece_index``."""
+    if progress == YARD:
+        return start_slots(colour)[piece_index]
+    if progress == HOME:
+        return home_slots(colour)[piece_index]
+    if is_track(progress):
+        return rect_centre(track_rect(track_square(colour, progress)))
+    return rect_centre(lane_rect(colour, progress))
+
+
+def _place(colour: int, progress: int) -> tuple[int, int] | None:
+    """A key equal for exactly the pieces drawn on one cell (None for yard and HOME)."""
+    if is_track(progress):
+        return (-1, track_square(colour, progress))
+    if is_lane(progress):
+        return (colour, progress)
+    return None
+
+
+def _companions(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+                ) -> list[tuple[int, int]]:
+    return geometry.companions(_place, colour, piece_index, pieces)
+
+
+def _crowd_offset(rank: int, count: int) -> Point:
+    """Where the ``rank``-th of ``count`` pieces on one cell sits, in cell units from its
+    centre: a diagonal pair, a 2 x 2 square, then a 3 x 3 grid (any number of pieces may
+    share a Ludo square; a tenth and later ones sit on the middle)."""
+    if count == 2:
+        d = 0.22 if rank == 0 else -0.22
+        return (-d, -d)
+    if count <= 4:
+        return ((-0.24, 0.24)[rank % 2], (-0.24, 0.24)[rank // 2])
+    if rank >= 9:
+        return (0.0, 0.0)
+    return ((rank % 3 - 1) * 0.32, (rank // 3 - 1) * 0.32)
+
+
+def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> Point:
+    x, y = square_point(colour, pieces[colour][piece_index], piece_index)
+    together = _companions(colour, piece_index, pieces)
+    if len(together) < 2:
+        return (x, y)
+    du, dv = _crowd_offset(together.index((colour, piece_index)), len(together))
+    return (x + du * CELL, y + dv * CELL)
+
+
+def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
+    progress = pieces[colour][piece_index]
+    if progress == YARD:
+        return YARD_RADIUS
+    if progress == HOME:
+        return HOME_RADIUS
+    count = len(_companions(colour, piece_index, pieces))
+    return CROWD_RADII[count - 1] if count <= len(CROWD_RADII) else GRID_RADIUS
+
+
+def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
+    """How far from a piece's centre a tap still reaches it, never over another piece."""
+    progress = pieces[colour][piece_index]
+    if progress == YARD:
+        return YARD_HIT
+    if progress == HOME:
+        return HOME_RADIUS
+    count = len(_companions(colour, piece_index, pieces))
+    if count == 1:
+        return LONE_HIT
+    return piece_radius(colour, piece_index, pieces)
+
+
+def tap_area(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+             ) -> tuple[float, float, float]:
+    """(x, y, reach): the disc within which a tap that lands on no piece reaches this one
+    (when it may move and no other movable piece is nearer); pieces sharing a square share
+    one disc round the square's centre, of which the nearest takes a tap."""
+    progress = pieces[colour][piece_index]
+    if len(_companions(colour, piece_index, pieces)) > 1:
+        x, y = square_point(colour, progress)
+        return (x, y, CROWD_REACH)
+    x, y = piece_point(colour, piece_index, pieces)
+    return (x, y, TAP_REACH)
+
+
+def path_points(colour: int, start_progress: int, end_progress: int, piece_index: int = 0
+                ) -> list[Point]:
+    """Centres of every place a moving piece passes, square by square. Coming out of the
+    yard goes from its slot to the start square; a captured piece slides straight back."""
+    return geometry.walk(square_point, colour, start_progress, end_progress, piece_index,
+                         YARD, HOME)
+
+
+STEP_MS = 110
+"""Time per square: a Ludo move is at most six squares, so each can be seen."""
+CAPTURE_MS = 360
+
+
+def step_ms(end: int) -> int:
+    return CAPTURE_MS if end == YARD else STEP_MS
+
+
+def safe_squares(house: Sequence[str] = ()) -> tuple[SafeSquare, ...]:
+    """The marked squares: every start square in its colour, and the star squares when the
+    ``stars`` house rule is on."""
+    marks = [SafeSquare(s, "entry", c) for c, s in enumerate(START_SQUARES)]
+    if "stars" in house:
+        marks += [SafeSquare(s, "star", None) for s in STARS]
+    return tuple(sorted(marks, key=lambda mark: mark.square))
+
+
+def quarter_turns(colour: int) -> int:
+    """How many clockwise quarter turns of the drawing bring ``colour``'s yard and arm to
+    the bottom (the arms follow one another clockwise on screen)."""
+    return -colour % 4
