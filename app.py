@@ -23,7 +23,7 @@ from nicegui import Client, app, background_tasks, ui
 from components.pages import lan_urls, register
 from components.server import Server
 from components.sockets import install as guard_sockets
-from parcheesi.server.config import Config, ConfigError, parse
+from parcheesi.server.config import PROGRAM, Config, ConfigError, parse
 from parcheesi.server.live import Clock, WallClock, utc_now
 from parcheesi.server.logs import configure as configure_logging
 from parcheesi.server.migrate import upgrade
@@ -134,20 +134,20 @@ def check_before_start(config: Config) -> None:
         try:
             probe.bind((config.host, config.port))
         except OSError as error:
-            sys.exit(f"parcheesi: cannot listen on {config.host}:{config.port} ({error.strerror}); "
+            sys.exit(f"{PROGRAM}: cannot listen on {config.host}:{config.port} ({error.strerror}); "
                      "is another server running? Choose another --port.")
     try:
         upgrade(config.database_url)
     except Exception as error:  # any driver error: report it in one line and stop
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        sys.exit(f"parcheesi: cannot open the database: {reason}")
+        sys.exit(f"{PROGRAM}: cannot open the database: {reason}")
 
 
 def main(argv: list[str]) -> None:
     try:
         config = parse(argv)
     except ConfigError as error:
-        sys.exit(f"parcheesi: {error}")
+        sys.exit(f"{PROGRAM}: {error}")
     configure_logging(config.log_level)
     check_before_start(config)
     server = create_app(config, migrated=True)

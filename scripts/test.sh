@@ -34,5 +34,6 @@ trap './scripts/test-postgres.sh stop' EXIT
 
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/lint-imports  # the layers: pyproject.toml's [tool.importlinter] contracts
 .venv/bin/python scripts/complexity.py  # no function of app.py, parcheesi, components above 15
 .venv/bin/python -m pytest "$@"

@@ -53,11 +53,15 @@ class ConfigError(ValueError):
     """A setting that cannot work; the message names it."""
 
 
+PROGRAM = "parcheesi"
+"""The server's name in what it says before it stops (``parcheesi: cannot open the
+database: ...``)."""
+
 def parse(argv: list[str], environ: dict[str, str] | None = None,
           root: Path | None = None) -> Config:
     env = os.environ if environ is None else environ
     root = root or Path(__file__).resolve().parent.parent
-    parser = argparse.ArgumentParser(prog="app.py", description="Parcheesi game server.")
+    parser = argparse.ArgumentParser(prog="app.py", description=f"The {PROGRAM} game server.")
     parser.add_argument("--host", default=env.get("PARCHEESI_HOST", "0.0.0.0"))
     parser.add_argument("--port", default=env.get("PARCHEESI_PORT", "8080"))
     parser.add_argument("--database-url", default=env.get("PARCHEESI_DATABASE_URL"))
