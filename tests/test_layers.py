@@ -48,7 +48,7 @@ def test_every_game_folder_is_listed_and_served_by_the_registry() -> None:
     folders = {p.name for p in (PACKAGE / "games").iterdir()
                if p.is_dir() and (p / "__init__.py").exists()}
     assert set(KINDS) == folders
-    assert list(games()) == list(KINDS) and DEFAULT_GAME == KINDS[0]
+    assert list(games()) == list(KINDS) and KINDS[0] == DEFAULT_GAME
     for kind in KINDS:
         rules = rules_for(kind)
         assert rules.kind == kind and rules.rules_text.strip() and rules.look.paints
