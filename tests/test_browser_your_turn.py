@@ -65,8 +65,10 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def wait(screen: Screen, condition: Callable[[], object], what: str) -> None:
+    """Until ``condition`` holds; an element not drawn yet (``found(...)[0]`` of nothing) or
+    redrawn meanwhile is "not yet", not a failure."""
     WebDriverWait(screen.selenium, WAIT, poll_frequency=0.05,
-                  ignored_exceptions=(StaleElementReferenceException,)).until(
+                  ignored_exceptions=(StaleElementReferenceException, IndexError)).until(
         lambda _: condition(), f"{what} within {WAIT} s")
 
 

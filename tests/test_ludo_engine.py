@@ -11,6 +11,7 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
+from dice_helpers import fixed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,7 @@ from parcheesi.core.state import IllegalAction, Phase
 from parcheesi.games.ludo import ai, layout
 from parcheesi.games.ludo.actions import Move
 from parcheesi.games.ludo.board import HOME, YARD
-from parcheesi.games.ludo.dice import fixed_dice, ludo_dice
+from parcheesi.games.ludo.dice import ludo_dice
 from parcheesi.games.ludo.game import GAME as LUDO_RULES
 from parcheesi.games.ludo.notation import action_from_json, state_from_json, state_to_json
 from parcheesi.games.ludo.state import LudoState, new_state
@@ -153,7 +154,7 @@ def test_the_simulator_plays_ludo_with_house_rules_and_counts_draws():
 
 def test_the_dice_of_the_interface_follow_the_seed():
     assert [RULES.dice(9)(k) for k in range(40)] == [ludo_dice(9)(k) for k in range(40)]
-    state, _ = apply(new_state((0, 2)), Roll(), fixed_dice([4]))
+    state, _ = apply(new_state((0, 2)), Roll(), fixed([4]))
     assert state.opening == ((0, 4),)
 
 
@@ -161,7 +162,7 @@ def test_the_dice_of_the_interface_follow_the_seed():
 
 def a_state() -> dict:
     state = new_state((0, 1, 3), ("stars",))
-    dice = fixed_dice([6, 2, 3, 6])
+    dice = fixed([6, 2, 3, 6])
     for _ in range(4):
         state, _ = apply(state, Roll(), dice)
     assert state.phase is Phase.MOVE

@@ -10,6 +10,7 @@ progress p stands on red's progress p + 13 (mod 52), yellow's on p + 26, blue's 
 from __future__ import annotations
 
 import pytest
+from dice_helpers import fixed
 
 from parcheesi.core.actions import PlayOn, Roll
 from parcheesi.core.choices import Capture
@@ -43,7 +44,6 @@ from parcheesi.games.ludo.board import (
     track_square,
 )
 from parcheesi.games.ludo.choices import choices
-from parcheesi.games.ludo.dice import fixed_dice
 from parcheesi.games.ludo.events import Drawn, LimitReached, RollAgain, ThirdSix
 from parcheesi.games.ludo.moves import legal_moves
 from parcheesi.games.ludo.state import LudoState, new_state
@@ -106,7 +106,7 @@ def test_turns_pass_in_travel_order_skipping_inactive_colours():
 
 def test_opening_roll_the_highest_starts_and_only_ties_reroll():
     state = new_state((RED, GREEN, YELLOW))
-    dice = fixed_dice([6, 4, 6, 3, 5])
+    dice = fixed([6, 4, 6, 3, 5])
     events = []
     for _ in range(5):
         state, new = apply(state, Roll(), dice)
@@ -119,7 +119,7 @@ def test_opening_roll_the_highest_starts_and_only_ties_reroll():
                                                                    None, ())
     # the opening rolls are in the dice source but not counted toward the draw limit
     assert (state.rolls, state.race_rolls) == (5, 0)
-    state, events = apply(state, Roll(), fixed_dice([6], first_index=5))
+    state, events = apply(state, Roll(), fixed([6], first_index=5))
     assert events[0] == Rolled(YELLOW, (6,), (6,)) and state.race_rolls == 1
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from dice_helpers import fixed
 from positions import (
     AMBER,
     EMERALD,
@@ -51,7 +52,6 @@ from parcheesi.core.events import (
 from parcheesi.core.notation import NotationError
 from parcheesi.core.state import IllegalAction, Phase
 from parcheesi.games.parcheesi.board import SAFE_SQUARES, entry_square, track_square, turn_off
-from parcheesi.games.parcheesi.dice import fixed
 from parcheesi.games.parcheesi.notation import request_from_json, state_to_json
 from parcheesi.games.parcheesi.state import new_state
 from parcheesi.games.parcheesi.turns import (

@@ -15,7 +15,7 @@ rolls and a digest per roll was a sixth of its time.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 LudoDice = Callable[[int], int]
 """Roll index -> die value 1..6."""
@@ -64,16 +64,3 @@ def ludo_dice(seed: int) -> LudoDice:
     The source is the lookup of a dictionary that fills itself block by block, so a roll
     already worked out costs one lookup and no Python call."""
     return _Rolls(seed).__getitem__
-
-
-def fixed_dice(values: Iterable[int], first_index: int = 0) -> LudoDice:
-    """Predetermined dice for tests: roll ``first_index + k`` is ``values[k]``."""
-    table = list(values)
-
-    def roll(index: int) -> int:
-        k = index - first_index
-        if not 0 <= k < len(table):
-            raise IndexError(f"no fixed die for roll {index}")
-        return table[k]
-
-    return roll

@@ -7,7 +7,7 @@ stored game are reproducible from its seed alone and a replay needs no hidden RN
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 Dice = tuple[int, int]
 DiceSource = Callable[[int], Dice]
@@ -26,18 +26,5 @@ def seeded(seed: int) -> DiceSource:
             values.extend(b % 6 + 1 for b in digest if b < 252)
             counter += 1
         return values[0], values[1]
-
-    return roll
-
-
-def fixed(rolls: Iterable[Dice], first_index: int = 0) -> DiceSource:
-    """Predetermined dice for tests: roll ``first_index + k`` is ``rolls[k]``."""
-    table = list(rolls)
-
-    def roll(index: int) -> Dice:
-        k = index - first_index
-        if not 0 <= k < len(table):
-            raise IndexError(f"no fixed dice for roll {index}")
-        return table[k]
 
     return roll
