@@ -4,11 +4,11 @@
     python benchmarks/expert.py calibration [--games 2000] [--players self|hard]
     python benchmarks/expert.py selfplay [--games 200]
 
-``rows`` plays seeded games with seats and colours rotated (``parcheesi.simulate``) for
+``rows`` plays seeded games with seats and colours rotated (``parcheesi.server.simulate``) for
 each match of ``ROWS`` and prints one JSON line per row: the first player's win rate (its
 share of wins, in games of four) with its 95% Wilson interval, the target where the issue
 sets one, and every player's decision times (p50 / p99 / max, in ms). ``grace`` is the
-published "Amazing Grace" evaluation (``parcheesi/grace.py``).
+published "Amazing Grace" evaluation (``parcheesi/games/parcheesi/grace.py``).
 
 ``calibration`` plays games at tables of two, three and four (rotating) and, at every
 position between rolls, reads each playing colour's win chance off the learned evaluation;

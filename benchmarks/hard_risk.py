@@ -9,7 +9,7 @@ whole next turn (``risk.turn_capture_chances``: one roll, the rerolls after doub
 (``risk.capture_chances``).
 
 ``versus`` plays Hard against "one-roll Hard" (Hard with the one-roll risk in both of its
-risk terms, the earlier Hard), seats and colours rotated as in ``parcheesi.simulate``, and
+risk terms, the earlier Hard), seats and colours rotated as in ``parcheesi.server.simulate``, and
 prints Hard's win rate (its share of wins at a table of four) with its 95% interval.
 
 ``calibration`` plays Hard against Hard and, whenever a colour's turn ends, notes each of

@@ -2,7 +2,7 @@
 records downloaded and imported, and a game continued from any step of a record.
 
 The pages receive domain objects (the server, a record read and replayed by
-:mod:`parcheesi.records`); nothing here knows a rule: the board shows the states the engine
+:mod:`parcheesi.server.records`); nothing here knows a rule: the board shows the states the engine
 replayed, the words come from the game's :class:`~.looks.Look`.
 """
 

@@ -1,5 +1,5 @@
 """The pages: thin functions that receive the server's objects and put the components
-together; every rule stays in the engine, every room decision in :mod:`parcheesi.rooms`.
+together; every rule stays in the engine, every room decision in :mod:`parcheesi.server.rooms`.
 
 :func:`register` binds them to their addresses for one :class:`~components.server.Server`.
 """
@@ -390,7 +390,7 @@ RANDOM_BYTES_JS = ("Array.from(crypto.getRandomValues(new Uint8Array({size})), "
 
 async def add_randomness(game: LiveGame, colours: list[int]) -> None:
     """Before the first roll, each human seat this browser plays adds random bytes of its
-    own to the dice (``parcheesi.fairness``): the server committed to its secret first."""
+    own to the dice (``parcheesi.server.fairness``): the server committed to its secret first."""
     if game.version or not game.commitment or not colours:
         return
     size = fairness.CONTRIBUTION_BYTES

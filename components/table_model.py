@@ -4,7 +4,7 @@ A :class:`TableModel` belongs to one table (one browser tab). It keeps what the 
 that tab has picked so far (a piece, a dice portion), the hint on display and the status line,
 and turns a :class:`Seen` (what the live game says now) into a :class:`Screen`: an immutable
 description of every part of the table that the widgets in ``table.py`` apply as it is. What
-a choice does comes from the engine (``parcheesi.choices``); the move log and the standings
+a choice does comes from the engine (``parcheesi.core.choices``); the move log and the standings
 come from the game's record. Nothing here imports NiceGUI, so it is tested with plain asserts.
 """
 

@@ -2,7 +2,7 @@
 
 Pieces are written as in the outcome request: ``"start"``, a progress 0..70 or ``"home"``;
 the order of a colour's list is the piece numbering (index 0..3). The square arithmetic is
-restated here on purpose, independently of ``parcheesi.board``, so a test's comment and its
+restated here on purpose, independently of the game's ``board.py``, so a test's comment and its
 numbers can be checked by hand against RULES.md.
 """
 

@@ -11,7 +11,7 @@ clock.
 A *move* is a roll and the moves of that roll: the deadline set when a person is to roll
 stands until that roll is played out (doubles give a new roll, and a new deadline). When a
 deadline passes, a computer of the room's stand-in level (chosen by the host, by default
-:data:`~parcheesi.live.TIMEOUT_LEVEL`) makes what is left of that move for the seat, through
+:data:`~parcheesi.server.live.TIMEOUT_LEVEL`) makes what is left of that move for the seat, through
 ``LiveGame.act`` against the version it saw: a person's move that got there first makes it
 stale, and of two tasks racing the same deadline only one is stored. The seat stays its
 player's; after :data:`TIMEOUTS_BEFORE_REPLACE` such moves in a row the host may hand it to

@@ -6,7 +6,7 @@ update the in-memory state and tell the listeners. A listener that fails never b
 others. A refusal (:class:`Refused`) carries words fit for a player; a write that failed
 (:class:`SaveFailed`) changed nothing and may be tried again.
 
-A game started with a turn clock (``parcheesi.clocks``) also keeps the deadline of the move
+A game started with a turn clock (``parcheesi.server.clocks``) also keeps the deadline of the move
 to make and each seat's timeouts in a row, stored with the action that set them; an action
 ``timed_out`` is a computer's move for a person whose deadline passed.
 

@@ -622,7 +622,7 @@ class Rooms:
 
     def replaceable(self, room: Room) -> list[int]:
         """Human seats (not the host's) the host may replace: absent long enough, or whose
-        time ran out :data:`~parcheesi.clocks.TIMEOUTS_BEFORE_REPLACE` moves in a row
+        time ran out :data:`~parcheesi.server.clocks.TIMEOUTS_BEFORE_REPLACE` moves in a row
         (connected or not)."""
         game = room.watched
         return [s.colour for s in room.human_seats() if s.colour != room.host

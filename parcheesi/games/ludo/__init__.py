@@ -1,5 +1,5 @@
 """Ludo (``docs/rules/ludo.md``): the game behind ``GAME`` (:mod:`.game`), of the same shape
-as Parcheesi's package.
+as every game's package.
 
 :mod:`.board` (geometry and house-rule names), :mod:`.state` (the immutable position),
 :mod:`.moves` (the lean core: legal moves and what a move does), :mod:`.turns` (the turn

@@ -1,9 +1,9 @@
 """What a Ludo player can do: roll, move a piece, answer the play-on question.
 
-:class:`Roll` and :class:`PlayOn` are Parcheesi's own (roll the dice, the opening roll
-included; play on for the next places or not), so the table treats them alike in both
-games. Actions are small immutable values; the moves a roll
-allows come with their action already made (:func:`move_action`), so a simulated game does
+:class:`Roll` and :class:`PlayOn` are the shared ones (:mod:`parcheesi.core.actions`: roll
+the die, the opening roll included; play on for the next places or not), so the table treats
+them alike in every game. Actions are small immutable values; the moves a roll allows come
+with their action already made (:func:`move_action`), so a simulated game does
 not build a new action object per move.
 """
 
@@ -36,4 +36,4 @@ def move_action(piece: int, capture: int | None = None) -> Move:
     return _MOVES[piece, capture]
 
 
-__all__ = ["Action", "Move", "PlayOn", "Roll", "move_action"]
+__all__ = ["Action", "Move", "move_action"]

@@ -1,6 +1,6 @@
 """Every choice open to the Ludo player to act, each with what it does.
 
-The same :class:`~parcheesi.choices.Choice` as Parcheesi's, so the table shows both games'
+The shared :class:`~parcheesi.core.choices.Choice`, so the table shows every game's
 choices alike: the piece, where it starts and ends (``path`` is just ``(end,)``: one die
 moves one piece once), whom it captures, whether it reaches HOME or a square safe for it,
 whether the player rolls again and whether it wins. Ludo has no bonus squares, so

@@ -1,6 +1,6 @@
 """Ludo's dice: one die per roll, reproducible from the game's seed.
 
-Like Parcheesi's (:mod:`parcheesi.dice`), a source maps the game's roll index
+Like every game's dice, a source maps the game's roll index
 (``LudoState.rolls``) to what was rolled, so a stored game's dice follow from its seed
 alone and a replay needs no hidden generator state.
 

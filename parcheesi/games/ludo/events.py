@@ -1,8 +1,8 @@
 """What happens in a Ludo game, as the turn machine reports it.
 
-Where an event means what a Parcheesi event means, Ludo uses Parcheesi's own class with the
-same fields (:mod:`parcheesi.game`), so the table describes and animates both games alike:
-``OpeningRolled(colour, dice=(n,))``, ``OpeningTied``, ``Starts``,
+Where an event means what a shared event means (:mod:`parcheesi.core.events`), Ludo reports
+the shared class with the same fields, so the table describes and animates every game
+alike: ``OpeningRolled(colour, dice=(n,))``, ``OpeningTied``, ``Starts``,
 ``Rolled(colour, dice=(n,), portions=(n,) or ())``, ``Entered(colour, piece, spent=(6,))``,
 ``Moved``, ``Captured`` (``progress`` is the captured piece's own progress), ``ReachedHome``,
 ``NoMove``, ``TurnPassed`` and ``Won`` (the first player to finish), and the end of a game
@@ -11,8 +11,8 @@ and ``Placed``. Every position in an event is the piece's own colour's progress
 (RULES-LUDO.md 2).
 
 The classes below are Ludo's own: extra rolls, the third-six house rule and the roll
-limit. Each carries what the table needs to say what
-happened without asking the rules again.
+limit. Each carries what the table needs to say what happened without asking the rules
+again.
 """
 
 from __future__ import annotations
@@ -75,7 +75,4 @@ Event = (OpeningRolled | OpeningTied | Starts | Rolled | Entered | Moved | Captu
          | PlayOnAgreed | PlayOnDeclined | PlayingOn | Placed | LimitReached | Drawn)
 """Every event a Ludo game reports."""
 
-__all__ = ["Captured", "Drawn", "Entered", "Event", "LimitReached", "Moved", "NoMove",
-           "OpeningRolled", "OpeningTied", "Placed", "PlayOnAgreed", "PlayOnAsked",
-           "PlayOnDeclined", "PlayingOn", "ReachedHome", "RollAgain", "Rolled", "Starts",
-           "ThirdSix", "TurnPassed", "Won"]
+__all__ = ["Drawn", "Event", "LimitReached", "RollAgain", "ThirdSix"]

@@ -1,4 +1,4 @@
-"""Alembic environment: runs the migrations on the connection ``parcheesi.migrate`` passes."""
+"""Alembic environment: runs the migrations on the connection ``server.migrate`` passes."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ Board units (binary, given as the indices of the units that are on):
 
 Derived terms (real numbers, per slot): the pips still to travel, the chance over the next
 roll that some opponent captures each exposed piece (Hard's exact count over the 36 dice,
-:func:`parcheesi.risk.capture_chances`), summed and weighted by how far those pieces came. A
+``risk.capture_chances``), summed and weighted by how far those pieces came. A
 network could learn these from the board units, but only from far more games than the
 2-core training budget allows.
 """
