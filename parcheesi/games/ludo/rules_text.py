@@ -20,6 +20,7 @@ only they roll again.
 ## Your turn
 Roll the one die and move **one** piece by exactly that number; you choose which. If no
 piece can use the roll, your turn passes.
+
 - A piece leaves the yard only with a **6**: it comes out onto your start square (the
   square in your colour) and that is the whole move.
 - The track has 52 squares. After going round, a piece turns into your home lane (5
@@ -47,6 +48,7 @@ finished.
 
 ## House rules
 The host may switch these on when setting up a game; the table shows the ones in play.
+
 {house}
 
 ## Tips
