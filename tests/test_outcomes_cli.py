@@ -153,6 +153,20 @@ def test_the_last_piece_home_ends_the_game_at_once() -> None:
         {"pieces": {"ruby": ["home", "home", "home", "home"], "sapphire": START4}}]
 
 
+def test_every_level_chooses_when_no_opponent_is_left_racing() -> None:
+    """The request's rules accept an opponent with every piece HOME; every player still
+    answers with one of the roll's outcomes (Medium and Hard weigh no opponents as none)."""
+    req = request("ruby", {"ruby": ["home", 6, "start", "home"], "sapphire": ["home"] * 4},
+                  [4, 5])
+    possible = [o["pieces"] for o in outcomes(req)]
+    for level in ("random", "easy", "medium", "hard", "expert", "grace"):
+        done = subprocess.run([sys.executable, "-m", "parcheesi", "choose", "--player", level],
+                              input=json.dumps(req).encode(), capture_output=True, cwd=ROOT,
+                              timeout=60, check=False)
+        assert done.returncode == 0 and done.stderr == b"", (level, done.stderr.decode())
+        assert json.loads(done.stdout)["pieces"] in possible, level
+
+
 def test_another_colours_turn() -> None:
     # Amber (turn-off 51, entry 56) with emerald: 1 + 4 enters, the only legal sequence.
     pieces = {"emerald": ["start", 3, "start", 60], "amber": START4}

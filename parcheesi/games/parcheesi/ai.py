@@ -141,6 +141,11 @@ def _colour_value(own: tuple[int, ...]) -> float:
 
 # --- medium --------------------------------------------------------------------------------------
 
+def _mean(values: list[float]) -> float:
+    """The opponents' average; none left racing (a request may say so) weigh nothing."""
+    return sum(values) / len(values) if values else 0.0
+
+
 MEDIUM_EXPOSED = 0.1
 
 
@@ -150,7 +155,7 @@ def _evaluate_medium(after: State, me: int) -> float:
         return 1e6
     others = opponents(pieces, me)
     mine = _colour_value(pieces[me])
-    theirs = sum(_colour_value(pieces[o]) for o in others) / len(others)
+    theirs = _mean([_colour_value(pieces[o]) for o in others])
     score = mine - 0.8 * theirs
     # Static safety: a piece alone on an ordinary track square is open to capture, more so
     # the further it has come (no look at where the opponents actually are).
@@ -187,7 +192,7 @@ def _evaluate_hard(after: State, me: int) -> float:
     # The strongest opponent matters most: a blend of the leader and the average.
     values = [_colour_value(pieces[o]) for o in others]
     blend = w["leader_blend"]
-    theirs = blend * max(values) + (1 - blend) * sum(values) / len(values)
+    theirs = blend * max(values, default=0.0) + (1 - blend) * _mean(values)
     score = mine - theirs
     board = occupancy(pieces)
     score = _with_risks(score, pieces, me, others, board)
