@@ -1,6 +1,6 @@
-"""Command-line tools (DESIGN.md contracts).
+"""Command-line tools (docs/contracts.md contracts).
 
-- ``outcomes``: read one request (DESIGN.md, "Position and outcome JSON") on standard input
+- ``outcomes``: read one request (docs/contracts.md, "Position and outcome JSON") on standard input
   and print every distinct position reachable by the end of that roll.
 - ``choose --player LEVEL [--lines]``: the position a computer player's choices reach by the
   end of the roll, with the hint's reason; ``--lines`` answers one request per line.

@@ -1,9 +1,10 @@
-"""Small helpers for building rules positions in tests (RULES.md 2, DESIGN.md request JSON).
+"""Small helpers for building rules positions in tests (docs/rules/parcheesi.md 2,
+docs/contracts.md request JSON).
 
 Pieces are written as in the outcome request: ``"start"``, a progress 0..70 or ``"home"``;
 the order of a colour's list is the piece numbering (index 0..3). The square arithmetic is
 restated here on purpose, independently of the game's ``board.py``, so a test's comment and its
-numbers can be checked by hand against RULES.md.
+numbers can be checked by hand against docs/rules/parcheesi.md.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ H = "home"
 START = -1
 """The engine's progress value for a piece in START."""
 HOME = 71
-"""Progress 71 is HOME (RULES.md 2)."""
+"""Progress 71 is HOME (docs/rules/parcheesi.md 2)."""
 
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
 TURN_OFF = {RUBY: 0, EMERALD: 17, SAPPHIRE: 34, AMBER: 51}

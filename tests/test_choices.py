@@ -1,5 +1,5 @@
 """What the engine says each choice does (``parcheesi/choices.py``): named positions from
-RULES.md, checked by hand with the square arithmetic of ``positions.py``."""
+docs/rules/parcheesi.md, checked by hand with the square arithmetic of ``positions.py``."""
 
 from __future__ import annotations
 

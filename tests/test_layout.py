@@ -1,4 +1,5 @@
-"""The drawing geometry against RULES.md 2: one 19 x 19 grid, Ruby's arm at the bottom.
+"""The drawing geometry against docs/rules/parcheesi.md 2: one 19 x 19 grid, Ruby's arm at the
+bottom.
 
 Cells are compared as integer grid coordinates (column, row), counted from the top-left
 corner; the expected cells below are written out by hand from the arm description (for the

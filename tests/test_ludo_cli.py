@@ -1,6 +1,6 @@
 """``python -m parcheesi outcomes`` and ``choose`` for Ludo requests, as separate processes
-(DESIGN.md, "Ludo positions and outcomes (contract)"). Expected outcomes are worked out by
-hand from RULES-LUDO.md: track square = (start + progress) mod 52, starts Red 0, Green 13,
+(docs/contracts.md, "Ludo positions and outcomes (contract)"). Expected outcomes are worked out by
+hand from docs/rules/ludo.md: track square = (start + progress) mod 52, starts Red 0, Green 13,
 Yellow 26, Blue 39."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Ludo board's geometry against RULES-LUDO.md 2: a 15 x 15 grid, four 6 x 6 yards,
+"""The Ludo board's geometry against docs/rules/ludo.md 2: a 15 x 15 grid, four 6 x 6 yards,
 the 52-square track round a three-wide cross, home lanes up the middle of each arm, and
 pieces that share a square drawn apart."""
 

@@ -1,8 +1,8 @@
-"""Property tests over random Ludo games with random house rules (RULES-LUDO.md).
+"""Property tests over random Ludo games with random house rules (docs/rules/ludo.md).
 
 Random games are played with the engine's own choices; every invariant is then checked
 against the rules text. The legality check compares the engine with a small, deliberately
-naive reference written here from RULES-LUDO.md alone: it works in absolute track squares
+naive reference written here from docs/rules/ludo.md alone: it works in absolute track squares
 and lists every piece and every capture choice without any table or shortcut.
 """
 
@@ -33,7 +33,7 @@ from parcheesi.games.ludo.notation import (
 from parcheesi.games.ludo.state import LudoState, new_state
 from parcheesi.games.ludo.turns import advance, apply, replay
 
-# --- the reference, from RULES-LUDO.md only -----------------------------------------------------
+# --- the reference, from docs/rules/ludo.md only --------------------------------------------------
 
 YARD, HOME = -1, 56
 STARTS = (0, 13, 26, 39)

@@ -1,7 +1,7 @@
 """Named scenario tests for Ludo: one or more concrete positions per rule, per trap of
-RULES-LUDO.md section 5, per house rule, the play-on question and the draw.
+docs/rules/ludo.md section 5, per house rule, the play-on question and the draw.
 
-Every expectation is worked out by hand from RULES-LUDO.md. A piece's track square is
+Every expectation is worked out by hand from docs/rules/ludo.md. A piece's track square is
 (start + progress) mod 52 with the start squares Red 0, Green 13, Yellow 26, Blue 39;
 progress 0..50 is the track, 51..55 the home lane, 56 HOME, -1 the yard. So green's
 progress p stands on red's progress p + 13 (mod 52), yellow's on p + 26, blue's on p + 39.

@@ -1,5 +1,5 @@
-"""``python -m parcheesi outcomes`` as a separate process (DESIGN.md, "Position and outcome
-JSON (contract)"). Expected outcomes are worked out by hand from RULES.md."""
+"""``python -m parcheesi outcomes`` as a separate process (docs/contracts.md, "Position and outcome
+JSON (contract)"). Expected outcomes are worked out by hand from docs/rules/parcheesi.md."""
 
 from __future__ import annotations
 
@@ -353,8 +353,8 @@ DUPLICATE_COLOUR = {
 
 @pytest.mark.parametrize("stdin", list(DUPLICATE_COLOUR.values()), ids=list(DUPLICATE_COLOUR))
 def test_a_colour_listed_twice_is_bad_input(stdin: str) -> None:
-    # A colour is used at most once (RULES.md 1); a request naming one twice is ambiguous,
-    # and with five entries it lists "more than four colours" (DESIGN.md).
+    # A colour is used at most once (docs/rules/parcheesi.md 1); a request naming one twice is
+    # ambiguous, and with five entries it lists "more than four colours" (docs/contracts.md).
     done = run(stdin)
     assert (done.returncode, done.stdout) == (2, b""), (done.stdout, done.stderr)
     assert done.stderr.decode().count("\n") == 1

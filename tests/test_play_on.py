@@ -1,9 +1,9 @@
 """Named scenario tests for playing on for places in Parcheesi (a table option, not a rule).
 
-The rules (RULES.md) end the game at the first player with all four pieces HOME. In a game
-of three or four the engine then asks the players still racing, one at a time in turn
+The rules (docs/rules/parcheesi.md) end the game at the first player with all four pieces HOME. In
+a game of three or four the engine then asks the players still racing, one at a time in turn
 order after the finisher, whether to play on for the next places (as Ludo does,
-RULES-LUDO.md 3.3): play carries on only if all agree; the turn passes to the next player
+docs/rules/ludo.md 3.3): play carries on only if all agree; the turn passes to the next player
 still racing after the finisher; finished players are skipped; each later finish that
 leaves two or more racing asks again; the last player left takes the last place. A no ends
 the game and places the rest by pieces HOME, then progress (equal players share a place).

@@ -1,9 +1,9 @@
-"""Property tests over random legal games (RULES.md, DESIGN.md).
+"""Property tests over random legal games (docs/rules/parcheesi.md, docs/contracts.md).
 
 Random games are played with the engine's own legal actions; every invariant is then
 checked against the rules text. The legality checks compare the engine with a small,
-deliberately naive reference written here from RULES.md alone: it works in absolute track
-squares, moves pieces square by square, removes captured pieces for real and enumerates
+deliberately naive reference written here from docs/rules/parcheesi.md alone: it works in absolute
+track squares, moves pieces square by square, removes captured pieces for real and enumerates
 every order of portions and pieces without any pruning or symmetry tricks.
 """
 
@@ -47,7 +47,7 @@ from parcheesi.games.parcheesi.turns import (
     legal_steps,
 )
 
-# --- the reference model, from RULES.md only ----------------------------------------------------
+# --- the reference model, from docs/rules/parcheesi.md only ---------------------------------------
 
 START, HOME = -1, 71
 LAST_TRACK = 63
@@ -60,7 +60,7 @@ Metric = tuple[int, int]
 
 
 def ref_square(colour: int, progress: int) -> int:
-    """RULES.md 2: track square = (t + 5 + progress) mod 68, t = 17 * colour."""
+    """docs/rules/parcheesi.md 2: track square = (t + 5 + progress) mod 68, t = 17 * colour."""
     return (17 * colour + 5 + progress) % 68
 
 
@@ -86,7 +86,8 @@ def put(pieces: Pieces, colour: int, piece: int, value: int) -> Pieces:
 
 def ref_move(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]], i: int, n: int
              ) -> tuple[Pieces, list[int]] | None:
-    """Piece ``i`` forward ``n`` squares (RULES.md 3.2, 3.4): new pieces and rewards earned."""
+    """Piece ``i`` forward ``n`` squares (docs/rules/parcheesi.md 3.2, 3.4): new pieces and rewards
+    earned."""
     p = pieces[mover][i]
     if p in (START, HOME):
         return None
@@ -115,7 +116,7 @@ def ref_move(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]], i: in
 
 
 def ref_enter(pieces: Pieces, mover: int, i: int) -> tuple[Pieces, list[int]] | None:
-    """Piece ``i`` from START onto its entry square (RULES.md 3.1)."""
+    """Piece ``i`` from START onto its entry square (docs/rules/parcheesi.md 3.1)."""
     here = on_track_square(pieces, ref_square(mover, 0))
     if len(here) >= 2:
         return None
@@ -159,7 +160,7 @@ class RefRoll:
     best: Metric
     """The best (entries, portions used) of any complete sequence."""
     legal: bool
-    """Some dice movement happens (RULES.md 3.3: four portions need all four)."""
+    """Some dice movement happens (docs/rules/parcheesi.md 3.3: four portions need all four)."""
     steps: set[RefStep]
     """First steps of the complete sequences reaching ``best`` (empty if not ``legal``)."""
     ends: set[tuple[Pieces, tuple[int, ...]]]
@@ -200,7 +201,8 @@ def ref_roll(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]],
 
 def ref_reward_options(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]],
                        rewards: tuple[int, ...]) -> set[tuple[int, int]]:
-    """(piece, amount) for every pending reward a piece can move in full (RULES.md 3.5)."""
+    """(piece, amount) for every pending reward a piece can move in full (docs/rules/parcheesi.md
+    3.5)."""
     return {(i, amount) for amount in set(rewards) for i in range(4)
             if ref_move(pieces, mover, pairs, i, amount) is not None}
 
@@ -224,7 +226,8 @@ def ref_settle(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]],
 
 def ref_outcomes(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]],
                  dice: tuple[int, int], doubles_before: int) -> set[Pieces]:
-    """Every position reachable by the end of a roll of ``dice`` (RULES.md 3, 3.5, 3.6)."""
+    """Every position reachable by the end of a roll of ``dice`` (docs/rules/parcheesi.md 3, 3.5,
+    3.6)."""
     a, b = dice
     if a == b and doubles_before == 2:
         return {canonical(ref_penalty(pieces, mover))}
@@ -238,8 +241,8 @@ def ref_outcomes(pieces: Pieces, mover: int, pairs: frozenset[frozenset[int]],
 
 
 def ref_penalty(pieces: Pieces, mover: int) -> Pieces:
-    """RULES.md 3.6: the unfinished piece closest to HOME returns to START (lowest index on
-    a tie; nothing if no piece is out)."""
+    """docs/rules/parcheesi.md 3.6: the unfinished piece closest to HOME returns to START (lowest
+    index on a tie; nothing if no piece is out)."""
     out = [(p, i) for i, p in enumerate(pieces[mover]) if p not in (START, HOME)]
     if not out:
         return pieces
@@ -636,7 +639,7 @@ def test_outcomes_of_random_requests_match_the_reference(position: tuple) -> Non
 def test_steps_and_outcomes_with_turn_start_blockades_that_have_moved(position: tuple,
                                                                       pair_seed: int) -> None:
     """Mid-turn states: the pairs that stood together at the turn's start may now be apart
-    (RULES.md 3.4), which no request can express."""
+    (docs/rules/parcheesi.md 3.4), which no request can express."""
     colours, seed, dice, doubles = position
     rng = random.Random(seed)
     pieces = random_position(rng, colours)
@@ -668,8 +671,8 @@ def piece_json(p: int) -> str | int:
 @FAST
 @given(games)
 def test_the_opening_roll_and_the_turn_order(game: tuple) -> None:
-    """RULES.md 1 and 3.6: highest opening total starts (only tied seats reroll); turns
-    pass to the next active colour (once players are placed while the game plays on, the
+    """docs/rules/parcheesi.md 1 and 3.6: highest opening total starts (only tied seats reroll);
+    turns pass to the next active colour (once players are placed while the game plays on, the
     next one still racing); doubles roll again; the third doubles passes."""
     colours, seed, choice_seed = game
     contenders = list(colours)

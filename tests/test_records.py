@@ -1,4 +1,4 @@
-"""Game records: export, read back, replay and verify (docs/records.md, DESIGN.md "Game
+"""Game records: export, read back, replay and verify (docs/records.md, docs/contracts.md "Game
 records"). Honest records verify; every kind of tampering is refused with its step."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Named scenario tests: one or more concrete positions per rule and Decision of RULES.md.
+"""Named scenario tests: one or more concrete positions per rule and Decision of
+docs/rules/parcheesi.md.
 
-Every expectation below is worked out by hand from RULES.md; the comments show the square
-arithmetic. Track square of progress p for a colour with turn-off t is (t + 5 + p) mod 68
+Every expectation below is worked out by hand from docs/rules/parcheesi.md; the comments show the
+square arithmetic. Track square of progress p for a colour with turn-off t is (t + 5 + p) mod 68
 (Ruby t=0, Emerald 17, Sapphire 34, Amber 51); progress 63 is the turn-off square, 64..70
 the home lane, 71 HOME. Ruby's safe progresses are therefore
 {0, 7, 12, 17, 24, 29, 34, 41, 46, 51, 58, 63} (squares 5, 12, 17, 22, 29, 34, 39, 46, 51,

@@ -1,6 +1,6 @@
 """What every game's position shares with the others, by name and meaning.
 
-The server and the table read every game's state through the same fields (DESIGN.md, the
+The server and the table read every game's state through the same fields (docs/contracts.md, the
 game-rules interface; ``docs/contracts.md``): the colours playing in turn order, each
 colour's pieces as their *progress* from where they wait to come in, the :class:`Phase` of
 play, the colour to act, the last roll, the dice portions still to use, the rolls made, the

@@ -30,7 +30,7 @@ order (piece order), so a game replays identically.
   capture on its next roll; an extra roll counts for whoever earns it. The weights
   (:class:`Weights`) were tuned with the simulator (docs/benchmarks.md).
 
-Every player always agrees to play on for the next places (RULES-LUDO.md 3.3: computers
+Every player always agrees to play on for the next places (docs/rules/ludo.md 3.3: computers
 always agree).
 """
 
@@ -326,7 +326,7 @@ def hard_scores(state: LudoState, moves: tuple[LegalMove, ...], w: Weights = WEI
 
 
 def _earns_roll(house: tuple[str, ...], die: int, move: LegalMove) -> bool:
-    """Whether ``move`` with ``die`` earns another roll (RULES-LUDO.md 3.2)."""
+    """Whether ``move`` with ``die`` earns another roll (docs/rules/ludo.md 3.2)."""
     return die == 6 or bool(move[3]) or (move[1] == HOME and "no_home_bonus" not in house)
 
 
@@ -339,7 +339,7 @@ def _expected(state: LudoState, pieces: Pieces, me: int, roller: int, w: Weights
     mine = tuple(c for c in state.colours if c != me)
     theirs = tuple(c for c in state.colours if c != roller)
     sign = 1.0 if roller == me else -1.0
-    # under third_six, a third 6 in a row moves nothing (RULES-LUDO.md 4)
+    # under third_six, a third 6 in a row moves nothing (docs/rules/ludo.md 4)
     last = 6 if roller == me and state.sixes >= 2 and "third_six" in house else 7
     total = 0.0
     for die in range(1, 7):

@@ -1,4 +1,4 @@
-"""Ludo's board as pure data (RULES-LUDO.md 2): colours, the 52-square track, start squares,
+"""Ludo's board as pure data (docs/rules/ludo.md 2): colours, the 52-square track, start squares,
 stars, home lanes and the house-rule names.
 
 A piece is described by its *progress* from its own colour's start square: ``YARD`` (-1),
@@ -29,7 +29,7 @@ STARS: tuple[int, ...] = (8, 21, 34, 47)
 
 HOUSE_RULES: tuple[str, ...] = ("stars", "third_six", "capture_all", "no_home_bonus",
                                 "six_again")
-"""The house rules a host may switch on (RULES-LUDO.md 4), in the rules' order."""
+"""The house rules a host may switch on (docs/rules/ludo.md 4), in the rules' order."""
 
 
 def track_square(colour: int, progress: int) -> int | None:
@@ -57,7 +57,7 @@ def progress_of_square(colour: int, square: int) -> int | None:
 
 def is_safe(colour: int, square: int, stars: bool) -> bool:
     """Whether a piece of ``colour`` standing on track ``square`` cannot be captured there:
-    its own start square always, a star only under the ``stars`` house rule (RULES-LUDO.md
+    its own start square always, a star only under the ``stars`` house rule (docs/rules/ludo.md
     3.1, 4)."""
     return square == START_SQUARES[colour] or (stars and square in STARS)
 

@@ -8,7 +8,7 @@ alike: ``OpeningRolled(colour, dice=(n,))``, ``OpeningTied``, ``Starts``,
 ``NoMove``, ``TurnPassed`` and ``Won`` (the first player to finish), and the end of a game
 played on for places: ``PlayOnAsked``, ``PlayOnAgreed``, ``PlayOnDeclined``, ``PlayingOn``
 and ``Placed``. Every position in an event is the piece's own colour's progress
-(RULES-LUDO.md 2).
+(docs/rules/ludo.md 2).
 
 The classes below are Ludo's own: extra rolls, the third-six house rule and the roll
 limit. Each carries what the table needs to say what happened without asking the rules

@@ -1,7 +1,7 @@
 """Drawing geometry of the Ludo board: where every square, yard slot and piece sits in a
 1000-unit SVG.
 
-The board is a 15 x 15 grid (RULES-LUDO.md 2): a 6 x 6 yard in each corner, a cross of
+The board is a 15 x 15 grid (docs/rules/ludo.md 2): a 6 x 6 yard in each corner, a cross of
 paths three squares wide and a 3 x 3 centre with the four HOME triangles. Red's arm is at
 the bottom with its yard to the left of it; the arms follow one another clockwise on screen
 (bottom, left, top, right), the direction of travel.

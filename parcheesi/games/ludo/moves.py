@@ -1,5 +1,5 @@
 """The lean core of Ludo's rules: which moves a roll allows and what a move does to the
-pieces (RULES-LUDO.md 3, 3.1, 3.2), in plain tuples and ints.
+pieces (docs/rules/ludo.md 3, 3.1, 3.2), in plain tuples and ints.
 
 Everything that needs to know a move's result asks here: the turn machine
 (:mod:`.rules`), the choices the table shows, the outcomes of the command line, the

@@ -77,7 +77,7 @@ _REQUEST_KEYS = ("game", "turn", "pieces", "die", "sixes", "house")
 
 def request_from_json(obj: Any) -> tuple[LudoState, int]:
     """The position at the start of ``turn``'s roll (its sixes so far, the house rules) and
-    the die, from a request of the DESIGN.md contract. ``game``, if present, is ``ludo``."""
+    the die, from a request of the docs/contracts.md contract. ``game``, if present, is ``ludo``."""
     _check_fields(obj)
     pieces = pieces_from_json(obj["pieces"])
     turn = _request_turn(obj["turn"], pieces)
@@ -140,7 +140,7 @@ def outcome(before: LudoState, after: LudoState) -> dict[str, Any]:
 
 def outcomes(request: dict[str, Any]) -> dict[str, Any]:
     """Every distinct position the player can reach by the end of this roll's move, each
-    with whether they roll again, sorted by compact JSON (DESIGN.md). No usable move: the
+    with whether they roll again, sorted by compact JSON (docs/contracts.md). No usable move: the
     unchanged position."""
     state, die = request_from_json(request)
     rolled = advance(state, Roll(), die)

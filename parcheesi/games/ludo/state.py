@@ -42,7 +42,7 @@ class LudoState(Seated):
     sixes: int = 0
     """Sixes rolled in a row by the player to act this turn, the last roll included."""
     house: tuple[str, ...] = ()
-    """The house rules switched on (RULES-LUDO.md 4), sorted by name."""
+    """The house rules switched on (docs/rules/ludo.md 4), sorted by name."""
     opening: tuple[tuple[int, int], ...] = ()
     """Opening round so far: (colour, die) for the contenders that have rolled."""
     contenders: tuple[int, ...] = ()
@@ -92,7 +92,7 @@ _SET = object.__setattr__
 
 
 def validate_colours(colours: tuple[int, ...]) -> tuple[int, ...]:
-    """Check a seat set (RULES-LUDO.md 1: any 2-4 distinct colours) and return it in turn
+    """Check a seat set (docs/rules/ludo.md 1: any 2-4 distinct colours) and return it in turn
     order."""
     if not 2 <= len(colours) <= 4:
         raise ValueError("a Ludo game needs 2, 3 or 4 colours")
@@ -105,7 +105,7 @@ def validate_colours(colours: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def validate_house(house: Iterable[str]) -> tuple[str, ...]:
-    """Check house-rule names (RULES-LUDO.md 4) and return them sorted."""
+    """Check house-rule names (docs/rules/ludo.md 4) and return them sorted."""
     names = list(house)
     for name in names:
         if name not in HOUSE_RULES:

@@ -43,7 +43,7 @@ from .state import LudoState, new_state
 
 DRAW_ROLLS = 1000
 """Rolls (all seats together, opening rolls not counted) after which play stops
-(RULES-LUDO.md 3.3): a draw if nobody has finished, else the rest are placed."""
+(docs/rules/ludo.md 3.3): a draw if nobody has finished, else the rest are placed."""
 
 Events = list[Event] | None
 """Where the machine reports what happened; ``None`` when nobody listens."""
@@ -236,7 +236,7 @@ def _move(state: LudoState, action: Move, events: Events) -> LudoState:
         values["portions"] = ()
         values["phase"] = _ROLL
         return _finish(values, events)
-    # RULES-LUDO.md 3.2: one extra roll for a 6, a capture or a piece HOME (one at most)
+    # docs/rules/ludo.md 3.2: one extra roll for a 6, a capture or a piece HOME (one at most)
     if state.portions[0] == 6:
         why = "six"
     elif move[3]:
@@ -342,7 +342,7 @@ def _pass_turn(state: LudoState, values: Values, events: Events) -> LudoState:
 
 def _finish(values: Values, events: Events) -> LudoState:
     """The player to move brought their fourth piece HOME: they take the next place; the
-    game ends, asks whether to play on, or goes on (RULES-LUDO.md 3.3)."""
+    game ends, asks whether to play on, or goes on (docs/rules/ludo.md 3.3)."""
     first = values["winner"] is None
     state = places.take_place(_make(values), events)
     if len(state.racing) <= 1:

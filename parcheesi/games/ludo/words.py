@@ -39,7 +39,7 @@ HOUSE_WORDS: dict[str, tuple[str, str]] = {
     "no_home_bonus": ("No HOME bonus", "bringing a piece HOME earns no extra roll"),
     "six_again": ("Six again", "a 6 that no piece can use still rolls again"),
 }
-"""Each house rule (RULES-LUDO.md 4): its short name and what it does."""
+"""Each house rule (docs/rules/ludo.md 4): its short name and what it does."""
 
 _AGAIN = {"six": "for the 6", "capture": "for the capture", "home": "for reaching HOME",
           "six_again": "(six again)"}

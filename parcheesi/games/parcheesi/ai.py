@@ -20,7 +20,7 @@ the state itself, and ties are broken by the fixed order of ``roll_outcomes``.
   machine far too busy, is the one exception).
 - **grace**: the published "Amazing Grace" evaluation (:mod:`.grace`), for benchmarks only.
 
-Every player agrees to play on for the next places when asked (as in Ludo, RULES-LUDO.md
+Every player agrees to play on for the next places when asked (as in Ludo, docs/rules/ludo.md
 3.3: computers always agree), and a player still racing after the first finish plays
 against the others still racing (the players placed are out of the race).
 """

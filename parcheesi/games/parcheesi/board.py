@@ -1,6 +1,6 @@
 """Board geometry as pure data: colours, the 68-square track, safe squares, entries, lanes.
 
-Every position is described per piece by its *progress* (RULES.md 2): ``START`` (-1),
+Every position is described per piece by its *progress* (docs/rules/parcheesi.md 2): ``START`` (-1),
 0..63 on the track counted from the colour's own entry square, 64..70 in the private home
 lane, and ``HOME`` (71). Everything in this module is a constant or a small pure function,
 so the rules, the notation and the drawing all share one source of geometric truth.

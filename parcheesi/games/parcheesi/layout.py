@@ -1,8 +1,8 @@
 """Drawing geometry of the board: where every square, slot and piece sits in a 1000-unit SVG.
 
 The board is a 19 x 19 grid of cells: four arms of 3 x 8 cells around a 3 x 3 centre, with
-Ruby's arm at the bottom (RULES.md 2). Everything is computed once here, in pure Python,
-so the browser component only draws the rectangles and points it is sent, and the tests can
+Ruby's arm at the bottom (docs/rules/parcheesi.md 2). Everything is computed once here, in pure
+Python, so the browser component only draws the rectangles and points it is sent, and the tests can
 check the geometry against the rules without a browser. Screen rotation for other seats is
 the component's business; this module always has Ruby at the bottom.
 
@@ -96,7 +96,7 @@ def _cell_rect(colour: int, column: int, row: int) -> Rect:
 
 
 def _arm_position(square: int) -> tuple[int, int, int]:
-    """(arm colour, column, row) of a track square (RULES.md 2, arm geometry).
+    """(arm colour, column, row) of a track square (docs/rules/parcheesi.md 2, arm geometry).
 
     Arm ``k`` holds squares 17k-8 .. 17k+8: out along the left column (rows 1..8), the
     turn-off square 17k in the middle of the outer end, back in along the right column.
@@ -282,8 +282,8 @@ def step_ms(end: int) -> int:
 
 def safe_squares(house: Sequence[str] = ()) -> tuple[SafeSquare, ...]:
     """The 12 safe squares: each colour's entry square (coloured) and two star squares,
-    its turn-off square t and t + 12 (RULES.md 2). Parcheesi has no house rules that move
-    them (``house`` is for the board component, which asks every game the same way)."""
+    its turn-off square t and t + 12 (docs/rules/parcheesi.md 2). Parcheesi has no house rules that
+    move them (``house`` is for the board component, which asks every game the same way)."""
     marks: list[SafeSquare] = []
     for colour in range(len(COLOURS)):
         t = turn_off(colour)

@@ -6,8 +6,8 @@ comparisons. A search node is ``(mover pieces, captured mask, remaining portions
 captured mask has bit ``x`` set when the opponent single at mover progress ``x`` was sent to
 START during this roll (only singles can be captured, so blockades never change).
 
-Legality follows RULES.md 3.3: the best *metric* ``(entries, portions used)`` over all
-complete sequences is the roll's target; a step is legal when some continuation still
+Legality follows docs/rules/parcheesi.md 3.3: the best *metric* ``(entries, portions used)`` over
+all complete sequences is the roll's target; a step is legal when some continuation still
 reaches the target. A four-portion roll with no sequence using all four portions moves
 nothing at all.
 """
@@ -348,7 +348,8 @@ class RollPlan:
 
 
 def reward_options(state: State, view: View | None = None) -> list[tuple[int, int]]:
-    """(amount, piece) for every pending reward some piece can move in full (RULES.md 3.5)."""
+    """(amount, piece) for every pending reward some piece can move in full
+    (docs/rules/parcheesi.md 3.5)."""
     if not state.rewards:
         return []
     view = view or View(state.pieces, state.turn, state.pairs)

@@ -92,7 +92,7 @@ _SET = object.__setattr__
 
 
 def validate_colours(colours: tuple[int, ...]) -> tuple[int, ...]:
-    """Check a seat set (RULES.md 1) and return it in turn order."""
+    """Check a seat set (docs/rules/parcheesi.md 1) and return it in turn order."""
     if not 2 <= len(colours) <= 4:
         raise ValueError("a game needs 2, 3 or 4 colours")
     if len(set(colours)) != len(colours):

@@ -66,7 +66,7 @@ class Reward:
 Action = Roll | Move | Reward | PlayOn
 
 CAPTURE_REWARD = 20
-"""Squares a capture earns (RULES.md 3.5)."""
+"""Squares a capture earns (docs/rules/parcheesi.md 3.5)."""
 HOME_REWARD = 10
 """Squares a piece reaching HOME earns."""
 
@@ -465,7 +465,8 @@ def roll_outcomes(state: State) -> list[tuple[State, list[Action]]]:
 def _search_rewards(state: State, view: View, mover: tuple[int, ...], captured: int,
                     pending: tuple[int, ...], actions: list[Action],
                     results: dict[Pieces, tuple[State, list[Action]]]) -> None:
-    """Every way to take the pending rewards (RULES.md 3.5); record each end position."""
+    """Every way to take the pending rewards (docs/rules/parcheesi.md 3.5); record each end
+    position."""
     stack = [(mover, captured, tuple(sorted(pending, reverse=True)), actions)]
     seen: set[tuple[tuple[int, ...], int, tuple[int, ...]]] = set()
     while stack:
