@@ -1,6 +1,8 @@
-"""Words every game says alike: the end played on for places (the question whether to play
-on, its two answers, the places as they are decided), a turn clock running out, and the
-move log made of a game's own sentences.
+"""Words every game says alike: the shared events whose sentence is the same in every game
+(a tie for the start, who starts, a roll nothing can use, the turn passing, the win), the
+end played on for places (the question whether to play on, its two answers, the places as
+they are decided), a turn clock running out, what a choice captures, and the move log made
+of a game's own sentences.
 
 Every game reports the same events and takes the same answer for these (:mod:`.events`,
 :mod:`.actions`), so each game's words (``games/<kind>/words.py``) say them through these
@@ -13,7 +15,20 @@ from collections.abc import Callable, Reversible
 from typing import Any
 
 from .actions import PlayOn
-from .events import Placed, PlayingOn, PlayOnAgreed, PlayOnAsked, PlayOnDeclined, TimedOut
+from .choices import Choice
+from .events import (
+    NoMove,
+    OpeningTied,
+    Placed,
+    PlayingOn,
+    PlayOnAgreed,
+    PlayOnAsked,
+    PlayOnDeclined,
+    Starts,
+    TimedOut,
+    TurnPassed,
+    Won,
+)
 from .look import Namer
 from .state import Phase
 
@@ -36,9 +51,25 @@ def play_on_note(state: Any, name: Namer) -> str | None:
             "everyone by how far they got?")
 
 
-def finish_words(event: Any, name: Namer) -> str | None:
-    """One sentence for an event of the end of a game or a turn clock, or None for any other
-    event."""
+def shared_words(event: Any, name: Namer) -> str | None:
+    """One sentence for a shared event every game words alike, or None for any other event
+    (a game's ``describe`` says its own events first, then asks this)."""
+    match event:
+        case OpeningTied(colours):
+            return f"Tie for the start: {' and '.join(name(c) for c in colours)} roll again"
+        case Starts(colour):
+            return f"{name(colour)} starts"
+        case NoMove(colour, _):
+            return f"{name(colour)} cannot move"
+        case TurnPassed(colour):
+            return f"{name(colour)}'s turn"
+        case Won(colour):
+            return f"{name(colour)} wins!"
+    return _end_words(event, name)
+
+
+def _end_words(event: Any, name: Namer) -> str | None:
+    """The end played on for places, and a turn clock running out."""
     match event:
         case PlayOnAsked(colours):
             return f"Play on for the next places? {', '.join(name(c) for c in colours)} decide"
@@ -53,6 +84,11 @@ def finish_words(event: Any, name: Namer) -> str | None:
         case TimedOut(colour):
             return f"Time ran out: a computer moved for {name(colour)}"
     return None
+
+
+def captures_words(choice: Choice, name: Namer) -> list[str]:
+    """Whom a choice captures, each colour once, in the order of its captures."""
+    return [f"captures {name(c)}" for c in dict.fromkeys(x.colour for x in choice.captures)]
 
 
 def move_log(events: Reversible[Any], describe: Callable[[Any, Namer], str | None],

@@ -17,18 +17,13 @@ from ...core.events import (
     Captured,
     Entered,
     Moved,
-    NoMove,
     OpeningRolled,
-    OpeningTied,
     ReachedHome,
     Rolled,
-    Starts,
-    TurnPassed,
-    Won,
 )
 from ...core.look import Burst, Namer
 from ...core.state import Phase
-from ...core.words import finish_words, play_on_label, play_on_note
+from ...core.words import captures_words, play_on_label, play_on_note, shared_words
 from .board import HOME, LAST_TRACK, YARD
 from .events import Drawn, LimitReached, RollAgain, ThirdSix
 
@@ -65,7 +60,7 @@ def option_label(choice: Choice, name: Namer) -> str:
         return play_on_label(choice.action)
     assert choice.start is not None and choice.end is not None
     label = "Bring out" if choice.start == YARD else f"Move {choice.end - choice.start}"
-    effects = [f"captures {name(c)}" for c in dict.fromkeys(x.colour for x in choice.captures)]
+    effects = captures_words(choice, name)
     if choice.wins:
         effects.append("finishes")
     elif choice.home:
@@ -81,22 +76,12 @@ def _turn_words(event: Any, name: Namer) -> str | None:
     match event:
         case OpeningRolled(colour, dice):
             return f"{name(colour)} rolled {dice[0]} for the start"
-        case OpeningTied(colours):
-            return f"Tie for the start: {' and '.join(name(c) for c in colours)} roll again"
-        case Starts(colour):
-            return f"{name(colour)} starts"
         case Rolled(colour, dice, _):
             return f"{name(colour)} rolled {dice[0]}"
-        case NoMove(colour, _):
-            return f"{name(colour)} cannot move"
         case RollAgain(colour, why):
             return f"{name(colour)} rolls again {_AGAIN.get(why, '')}".rstrip()
         case ThirdSix(colour):
             return f"Third 6 in a row: {name(colour)}'s turn ends"
-        case TurnPassed(colour):
-            return f"{name(colour)}'s turn"
-        case Won(colour):
-            return f"{name(colour)} wins!"
     return None
 
 
@@ -126,7 +111,7 @@ def _piece_words(event: Any, name: Namer) -> str | None:
 
 def describe(event: Any, name: Namer) -> str | None:
     """One sentence for an event, or None for events that need no words."""
-    return (_turn_words(event, name) or _piece_words(event, name) or finish_words(event, name)
+    return (_turn_words(event, name) or _piece_words(event, name) or shared_words(event, name)
             or _end_words(event, name))
 
 

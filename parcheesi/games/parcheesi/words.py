@@ -17,18 +17,13 @@ from ...core.events import (
     Captured,
     Entered,
     Moved,
-    NoMove,
     OpeningRolled,
-    OpeningTied,
     ReachedHome,
     Rolled,
-    Starts,
-    TurnPassed,
-    Won,
 )
 from ...core.look import Burst, Namer
 from ...core.state import Phase
-from ...core.words import finish_words, play_on_label, play_on_note
+from ...core.words import captures_words, play_on_label, play_on_note, shared_words
 from .board import HOME, LAST_TRACK, START
 from .turns import CAPTURE_REWARD, HOME_REWARD, Event, Move, Penalty, Reward, RewardsForfeited
 
@@ -78,7 +73,7 @@ def option_label(choice: Choice, name: Namer) -> str:
 
 def consequences(choice: Choice, name: Namer) -> list[str]:
     """What a choice does besides moving its piece, in the engine's words (``Choice``)."""
-    effects = [f"captures {name(c)}" for c in dict.fromkeys(x.colour for x in choice.captures)]
+    effects = captures_words(choice, name)
     if choice.wins:
         effects.append("wins")
     elif choice.home:
@@ -92,7 +87,7 @@ def consequences(choice: Choice, name: Namer) -> list[str]:
 
 def describe(event: Event, name: Namer) -> str | None:
     """One sentence for an event, or None for events that need no words."""
-    return _turn_words(event, name) or _piece_words(event, name) or finish_words(event, name)
+    return _turn_words(event, name) or _piece_words(event, name) or shared_words(event, name)
 
 
 def _turn_words(event: Event, name: Namer) -> str | None:
@@ -100,23 +95,13 @@ def _turn_words(event: Event, name: Namer) -> str | None:
     match event:
         case OpeningRolled(colour, dice):
             return f"{name(colour)} rolled {dice[0]} and {dice[1]} for the start"
-        case OpeningTied(colours):
-            return f"Tie for the start: {' and '.join(name(c) for c in colours)} roll again"
-        case Starts(colour):
-            return f"{name(colour)} starts"
         case Rolled(colour, dice, portions):
             extra = f" (moves {'+'.join(map(str, portions))})" if len(portions) == 4 else ""
             return f"{name(colour)} rolled {dice[0]} and {dice[1]}{extra}"
-        case NoMove(colour, _):
-            return f"{name(colour)} cannot move"
         case Penalty(colour, piece):
             if piece is None:
                 return f"Third doubles: {name(colour)} has no piece out, nothing goes back"
             return f"Third doubles: {name(colour)}'s piece {piece + 1} goes back to START"
-        case TurnPassed(colour):
-            return f"{name(colour)}'s turn"
-        case Won(colour):
-            return f"{name(colour)} wins!"
     return None
 
 
