@@ -326,8 +326,8 @@ def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
     if room.colour_of(token) != room.host:
         return
     box = ui.column().classes("w-full gap-1")
-    level = {"value": "medium"}
     rules = rules_for(room.kind)
+    level = {"value": rules.default_level}
 
     def redraw() -> None:
         box.clear()

@@ -31,7 +31,8 @@ ONE_TAP = "Move at once when a piece has one move"
 def orientations() -> dict[str, str]:
     """Every board orientation by its stored value: :data:`ORIENTATIONS`, then each colour of
     the default game by name, with the colours of the same paint in the other games ("Ruby
-    (Other game: Red) at the bottom"); a table of any game turns that paint to the bottom."""
+    (Other game: Red) at the bottom"), then the other games' colours of paints of their own;
+    a table of any game turns that paint to the bottom."""
     listed = games()
     first = listed[DEFAULT_GAME]
     found = dict(ORIENTATIONS)
@@ -41,6 +42,10 @@ def orientations() -> dict[str, str]:
                   if rules is not first and paint in rules.look.paints]
         also = f" ({'; '.join(others)})" if others else ""
         found[name] = f"{name.title()}{also} at the bottom"
+    for rules in listed.values():  # the other games' colours of paints of their own
+        for name, paint in zip(rules.colours, rules.look.paints, strict=True):
+            if paint not in first.look.paints and name not in found:
+                found[name] = f"{name.title()} ({rules.title}) at the bottom"
     return found
 
 

@@ -19,7 +19,6 @@ from parcheesi.server.live import (
     COMPUTER,
     HUMAN,
     NAME_LENGTH,
-    TIMEOUT_LEVEL,
     Seat,
     SetupError,
     check_seats,
@@ -34,10 +33,10 @@ a player whose time runs out or who hands their seat to a computer)."""
 class SeatRow:
     """One seat's controls: who plays it, how well, under which name."""
 
-    def __init__(self, colour: int) -> None:
+    def __init__(self, colour: int, level: str) -> None:
         self.colour = colour
         self.kind = HUMAN if colour == 0 else COMPUTER
-        self.level = "medium"
+        self.level = level
         self.name = ""
 
 
@@ -55,9 +54,10 @@ class SetupForm:
         self.house: set[str] = set()
         self.clock = 0
         """The online room's turn clock (seconds a move, 0: off)."""
-        self.stand_in = TIMEOUT_LEVEL
+        self.stand_in = self.rules.default_level
         """The online room's computer for a player whose time runs out, or who is away."""
-        self.rows = {c: SeatRow(c) for c in range(4)}
+        self.rows: dict[int, SeatRow] = {}
+        """Each colour's seat row, kept when the game changes (made when first shown)."""
         with ui.column().classes("w-full gap-3"):
             if len(games()) > 1:
                 ui.toggle({kind: rules.title for kind, rules in games().items()}, value=self.kind,
@@ -91,19 +91,26 @@ class SetupForm:
     def _set_game(self, kind: str) -> None:
         """Another game: its own colours and levels (the seats keep who plays them)."""
         self.house = set()
-        levels = rules_for(kind).table_levels
+        rules = rules_for(kind)
         for row in self.rows.values():
-            if row.level not in levels:
-                row.level = levels[len(levels) // 2]
+            if row.level not in rules.table_levels:
+                row.level = rules.default_level
         self._set("kind", kind)
 
     def colours(self) -> tuple[int, ...]:
-        if self.count == 2:
-            pairs = self.rules.colour_sets(2)
-            return self.pair if self.pair in pairs else pairs[0]
-        if self.count == 3:
-            return tuple(c for c in range(4) if c != self.left_out)
-        return (0, 1, 2, 3)
+        """The colours of the table: the pair chosen, the colours but the one left out, or
+        the game's first set of that many."""
+        sets = self.rules.colour_sets(self.count)
+        chosen = {2: self.pair, 3: self._without(self.left_out)}.get(self.count, ())
+        return chosen if chosen in sets else sets[0]
+
+    def _without(self, colour: int) -> tuple[int, ...]:
+        return tuple(c for c in range(len(self.rules.colours)) if c != colour)
+
+    def _row(self, colour: int) -> SeatRow:
+        if colour not in self.rows:
+            self.rows[colour] = SeatRow(colour, self.rules.default_level)
+        return self.rows[colour]
 
     def _key(self, colours: tuple[int, ...]) -> str:
         return "-".join(self.rules.colours[c] for c in colours)
@@ -141,21 +148,9 @@ class SetupForm:
 
     def _seats_view(self) -> None:
         if self.count == 2:
-            pairs = self.rules.colour_sets(2)
-            first, second = (" and ".join(self._title(c) for c in pair) for pair in pairs)
-            ui.label("Two players sit opposite each other, so that both have the same "
-                     f"distance to run: {first.replace(' and ', ' with ')}, or "
-                     f"{second.replace(' and ', ' with ')}.").classes("text-sm text-grey-8")
-            ui.radio({self._key(pair): " and ".join(self._title(c) for c in pair)
-                      for pair in pairs},
-                     value=self._key(self.colours()),
-                     on_change=lambda e: self._set("pair", self._pair_of(e.value))).props(
-                'inline aria-label="Colours" data-testid=pair')
+            self._pair_view()
         elif self.count == 3:
-            ui.select({c: self._title(c) for c in range(4)}, value=self.left_out,
-                      label="Colour that sits out",
-                      on_change=lambda e: self._set("left_out", e.value)).props(
-                'data-testid=left-out').classes("w-48")
+            self._left_out_view()
         colours = self.colours()
         if self.mode == "online":
             ui.label("You host the room from this browser. Invite friends to the other "
@@ -167,9 +162,32 @@ class SetupForm:
                       label="Your colour", on_change=lambda e: self._set("human", e.value)
                       ).props('data-testid=your-colour').classes("w-48")
         for colour in colours:
-            self._seat_row(self.rows[colour])
+            self._seat_row(self._row(colour))
         if self.mode == "online":
             self._clock_view()
+
+    def _pair_view(self) -> None:
+        """The colour pairs a table of two may use."""
+        pairs = self.rules.colour_sets(2)
+        ui.label("Two players play as one of these pairs: " + ", or ".join(
+            " with ".join(self._title(c) for c in pair) for pair in pairs) + ".").classes(
+            "text-sm text-grey-8")
+        ui.radio({self._key(pair): " and ".join(self._title(c) for c in pair)
+                  for pair in pairs},
+                 value=self._key(self.colours()),
+                 on_change=lambda e: self._set("pair", self._pair_of(e.value))).props(
+            'inline aria-label="Colours" data-testid=pair')
+
+    def _left_out_view(self) -> None:
+        """The colour that sits out of a table of three (of those the game allows)."""
+        sets = self.rules.colour_sets(3)
+        out = {c: self._title(c) for c in range(len(self.rules.colours))
+               if self._without(c) in sets}
+        if self.left_out not in out:
+            self.left_out = next(iter(out))
+        ui.select(out, value=self.left_out, label="Colour that sits out",
+                  on_change=lambda e: self._set("left_out", e.value)).props(
+            'data-testid=left-out').classes("w-48")
 
     def _clock_view(self) -> None:
         """An online room's turn clock and the computer that stands in for a player."""
@@ -178,7 +196,7 @@ class SetupForm:
                       on_change=lambda e: setattr(self, "clock", e.value)).props(
                 'data-testid=turn-clock').classes("w-48")
             if self.stand_in not in self.rules.table_levels:
-                self.stand_in = TIMEOUT_LEVEL
+                self.stand_in = self.rules.default_level
             ui.select({level: level.title() for level in self.rules.table_levels},
                       value=self.stand_in, label="Stand-in computer",
                       on_change=lambda e: setattr(self, "stand_in", e.value)).props(
@@ -231,7 +249,7 @@ class SetupForm:
         """The seats in colour order; online, the host's own seat comes first."""
         seats = []
         for colour in self.colours():
-            row = self.rows[colour]
+            row = self._row(colour)
             mine = self.mode in ("solo", "online") and colour == self.human
             human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
             named = human and (self.mode != "online" or mine)

@@ -19,7 +19,6 @@ from parcheesi.server.clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS, ClockW
 from parcheesi.server.live import (
     COMPUTER,
     HUMAN,
-    TIMEOUT_LEVEL,
     Hub,
     LiveGame,
     Seat,
@@ -170,7 +169,7 @@ async def at_a_roll_of_several_moves(server: Server) -> Table:
     game = table.game
     for _ in range(400):
         if game.state.phase.name == "MOVE" and len(game.rules.decide(
-                game.state, TIMEOUT_LEVEL).actions) > 1:
+                game.state, game.rules.default_level).actions) > 1:
             break
         await one_decision(server, table)
     return table
@@ -181,7 +180,7 @@ async def test_a_timed_out_roll_with_several_moves_is_played_whole_and_counted_o
     table = await at_a_roll_of_several_moves(server)
     game = table.game
     seat, version = game.turn, game.version
-    planned = game.rules.decide(game.state, TIMEOUT_LEVEL).actions
+    planned = game.rules.decide(game.state, game.rules.default_level).actions
     server.wall.advance(30)
     assert await play_if_due(game)
     assert game.version == version + len(planned)

@@ -137,6 +137,13 @@ class GameRules(Generic[S, A, E]):
     # --- what every game answers alike ---------------------------------------------------
 
     @property
+    def default_level(self) -> str:
+        """The computer level a seat starts at in the setup form, and the stand-in that moves
+        for a person whose turn clock ran out unless the host chose another: the middle of
+        the table levels (the weaker of two middle ones)."""
+        return self.table_levels[(len(self.table_levels) - 1) // 2]
+
+    @property
     def full_progress(self) -> int:
         """What :meth:`progress` says of a colour with every piece HOME."""
         return PIECES * (self.home - self.start)

@@ -11,7 +11,7 @@ clock.
 A *move* is a roll and the moves of that roll: the deadline set when a person is to roll
 stands until that roll is played out (doubles give a new roll, and a new deadline). When a
 deadline passes, a computer of the room's stand-in level (chosen by the host, by default
-:data:`~parcheesi.server.live.TIMEOUT_LEVEL`) makes what is left of that move for the seat, through
+the game's ``default_level``) makes what is left of that move for the seat, through
 ``LiveGame.act`` against the version it saw: a person's move that got there first makes it
 stale, and of two tasks racing the same deadline only one is stored. The seat stays its
 player's; after :data:`TIMEOUTS_BEFORE_REPLACE` such moves in a row the host may hand it to
@@ -36,7 +36,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from .live import TIMEOUT_LEVEL, Hub, LiveGame, Refused, SaveFailed
+from .live import Hub, LiveGame, Refused, SaveFailed
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ TIMEOUTS_BEFORE_REPLACE = 3
 CHECK_EVERY = 15.0
 """Seconds at most between two looks at the stored deadlines."""
 
-__all__ = ["CHECK_EVERY", "TIMEOUTS_BEFORE_REPLACE", "TIMEOUT_LEVEL", "TURN_CLOCKS",
+__all__ = ["CHECK_EVERY", "TIMEOUTS_BEFORE_REPLACE", "TURN_CLOCKS",
            "ClockWatch", "clock_words", "play_if_due"]
 
 

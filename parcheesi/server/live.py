@@ -52,9 +52,6 @@ Clock = Callable[[], float]
 """Monotonic seconds (absences, idleness, attempt windows)."""
 WallClock = Callable[[], datetime]
 """The time of day in UTC (turn-clock deadlines, which are stored and outlive a restart)."""
-TIMEOUT_LEVEL = "medium"
-"""The computer level that moves for a human seat whose turn clock ran out, unless the
-room's host chose another (the room's *stand-in*)."""
 
 
 def utc_now() -> datetime:
@@ -574,12 +571,13 @@ class Hub:
 
     def new_row(self, owner: str, mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
                 house: tuple[str, ...] = (), start: State | None = None, clock: int = 0,
-                stand_in: str = TIMEOUT_LEVEL) -> tuple[GameRow, State]:
+                stand_in: str | None = None) -> tuple[GameRow, State]:
         """The row and first state of a new game of ``kind`` (not stored yet), with a fresh
         dice secret committed to; ``start``: a position to begin at other than the opening
         one (a game continued from a record); ``clock``: seconds a person has for each
         move (0: no clock), the first move's deadline set from now; ``stand_in``: the
-        computer level that moves for a person whose time runs out."""
+        computer level that moves for a person whose time runs out (default: the game's
+        ``default_level``)."""
         rules = rules_for(kind)
         ordered = sorted(seats, key=lambda s: s.colour)
         state = start if start is not None else rules.new_state(
@@ -592,7 +590,7 @@ class Hub:
                       commitment=fairness.commitment(secret),
                       start="" if start is None else json.dumps(rules.state_to_json(start)),
                       state=json.dumps(rules.state_to_json(state)), clock=clock,
-                      stand_in=stand_in)
+                      stand_in=stand_in or rules.default_level)
         first = next(s for s in ordered if s.colour == rules.turn(state))
         if clock and first.is_human and not rules.over(state):
             row.deadline = self.wall() + timedelta(seconds=clock)

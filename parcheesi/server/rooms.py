@@ -37,7 +37,6 @@ from .live import (
     HUMAN,
     IDLE_BEFORE_UNLOAD,
     NAME_LENGTH,
-    TIMEOUT_LEVEL,
     Clock,
     Hub,
     LiveGame,
@@ -128,9 +127,10 @@ class Room:
     """The house rules its tables play by."""
     clock: int = 0
     """Seconds a person has for each move (``clocks.TURN_CLOCKS``; 0: no clock)."""
-    stand_in: str = TIMEOUT_LEVEL
+    stand_in: str = ""
     """The computer level that moves for a player whose time ran out, or who handed their
-    seat to a computer."""
+    seat to a computer (:meth:`Rooms.create` sets it: by default the game's
+    ``default_level``)."""
     game_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -435,21 +435,22 @@ class Rooms:
 
     async def create(self, seats: list[Seat], kind: str = DEFAULT_GAME,
                      house: tuple[str, ...] = (), clock: int = 0,
-                     stand_in: str = TIMEOUT_LEVEL) -> tuple[Room, str]:
+                     stand_in: str | None = None) -> tuple[Room, str]:
         """A new room playing ``kind`` by the house rules ``house``, with a turn clock of
-        ``clock`` seconds a move (0: none) and a computer of level ``stand_in`` for a player
-        whose time runs out; the first seat is the host's. Returns the room and the host's
-        token."""
+        ``clock`` seconds a move (0: none) and a computer of level ``stand_in`` (default: the
+        game's ``default_level``) for a player whose time runs out; the first seat is the
+        host's. Returns the room and the host's token."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
         if clock not in TURN_CLOCKS:
             raise RoomError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or 1 day.")
-        _check_level(kind, stand_in)
         host = seats[0].colour
         try:
             check_seats("same_device", seats, kind, house)
         except SetupError as error:
             raise RoomError(str(error)) from None
+        stand_in = stand_in or rules_for(kind).default_level
+        _check_level(kind, stand_in)
         token = secrets.token_urlsafe(32)
         room_seats = {s.colour: RoomSeat(colour=s.colour, kind=s.kind, level=s.level,
                                          name=s.name) for s in seats}
