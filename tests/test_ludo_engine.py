@@ -1,19 +1,15 @@
-"""Ludo behind the game-rules interface (``parcheesi/games.py``): every method there, a game
-played only through the interface, the computers' interface, and the state and action JSON
-refusing what is not one."""
+"""Ludo behind the game-rules interface (``parcheesi/core/rules.py``): its facts, colour
+sets, motions and their pace, standings, the computers' interface, and the state and action
+JSON refusing what is not one. What every game must do through the interface is
+``test_conformance.py``'s."""
 
 from __future__ import annotations
 
 import inspect
-import json
-import random
 from dataclasses import fields
-from typing import Any
 
 import pytest
 from dice_helpers import fixed
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from parcheesi.core.actions import PlayOn, Roll
 from parcheesi.core.events import Captured, Entered, Moved
@@ -84,35 +80,6 @@ def test_standings_while_the_game_goes_on_and_at_the_end():
     assert RULES.standings(state) == [0, 2, 1]  # HOME first, then progress
     assert RULES.winner(state) is None and not RULES.over(state)
     assert RULES.rolling(state) and RULES.turn(state) == 1
-
-
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**62), count=st.sampled_from([2, 3, 4]),
-       choice=st.integers(0, 10**6))
-def test_a_game_played_through_the_interface_is_the_engines_game(seed, count, choice):
-    """Random choices among the interface's own choices; the engine's replay of the same
-    actions reaches the same position; states and actions survive their JSON."""
-    sets = RULES.colour_sets(count)
-    colours = sets[choice % len(sets)]
-    rules: GameRules[Any, Any, Any] = RULES
-    state, dice = rules.new_state(colours, ("six_again",)), rules.dice(seed)
-    engine = new_state(colours, ("six_again",))
-    pick = random.Random(choice)
-    for _ in range(500):
-        if rules.over(state):
-            break
-        options = rules.choices(state)
-        assert rules.rolling(state) == (len(options) == 1 and isinstance(options[0].action,
-                                                                            Roll))
-        action = pick.choice(options).action
-        assert rules.action_from_json(json.loads(json.dumps(rules.action_to_json(action)))) \
-            == action
-        state, _ = rules.apply(state, action, dice)
-        engine = advance(engine, action, ludo_dice(seed))
-        assert rules.state_from_json(json.loads(json.dumps(rules.state_to_json(state)))) \
-            == state
-    assert engine == state
-    assert sorted(rules.standings(state)) == list(colours)
 
 
 def test_the_computers_choose_legal_moves_and_always_play_on():
@@ -233,3 +200,16 @@ def test_actions_read_as_people_number_pieces():
     assert action_from_json({"type": "play_on", "agree": False}) == PlayOn(False)
     with pytest.raises(IllegalAction):
         apply(new_state((0, 2)), PlayOn(True))
+
+
+def test_the_position_of_a_long_run_of_sixes_is_a_request_the_command_line_takes():
+    """Without ``third_six`` a run of sixes has no end; the position says at most the 2 a
+    request may carry (only that house rule reads them), so "Copy position" and ``replay``
+    always print a request ``outcomes`` answers."""
+    pieces = ((10, YARD, YARD, YARD), (), (20, YARD, YARD, YARD), ())
+    rolling = LudoState(colours=(0, 2), pieces=pieces, phase=Phase.ROLL, turn=0, sixes=4)
+    assert RULES.position(rolling)["sixes"] == 2
+    moving, _ = apply(rolling, Roll(), 6)
+    assert moving.sixes == 5 and RULES.position(moving)["sixes"] == 2
+    request = {k: v for k, v in RULES.position(moving).items() if k != "game"}
+    assert RULES.outcomes(request)["outcomes"]

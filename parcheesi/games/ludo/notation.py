@@ -34,6 +34,8 @@ from .turns import advance
 
 KIND = "ludo"
 """The game's name in JSON (a request's ``game``) and in storage (the ``kind`` column)."""
+MAX_SIXES = 2
+"""A request's sixes so far in the turn: 0, 1 or 2 (a third is the ``third_six`` rule's)."""
 
 # --- pieces -----------------------------------------------------------------------------------
 
@@ -85,7 +87,7 @@ def request_from_json(obj: Any) -> tuple[LudoState, int]:
     if not int_in(die, 1, 6):
         raise NotationError(f"die must be an integer 1..6, not {brief(json.dumps(die))}")
     sixes = obj.get("sixes", 0)
-    if not int_in(sixes, 0, 2):
+    if not int_in(sixes, 0, MAX_SIXES):
         raise NotationError(f"sixes must be 0, 1 or 2, not {brief(json.dumps(sixes))}")
     house = _house_from_json(obj.get("house", []))
     colours = tuple(c for c in range(len(COLOURS)) if pieces[c])
@@ -216,14 +218,17 @@ _PHASES = {phase.value: phase for phase in (Phase.OPENING, Phase.ROLL, Phase.MOV
 
 def position_to_json(state: LudoState) -> dict[str, Any]:
     """The position as an ``outcomes`` request: with the die when the player to move has
-    rolled and not moved yet (the request of that roll), without it otherwise."""
+    rolled and not moved yet (the request of that roll), without it otherwise. The sixes so
+    far are written as a request counts them, at most 2: only the ``third_six`` house rule
+    reads them, and under it a run of sixes never reaches 3 before a roll."""
     request: dict[str, Any] = {"game": KIND, "turn": COLOURS[state.turn],
-                               "pieces": pieces_to_json(state.pieces), "sixes": state.sixes,
+                               "pieces": pieces_to_json(state.pieces),
+                               "sixes": min(state.sixes, MAX_SIXES),
                                "house": list(state.house)}
     if state.phase is Phase.MOVE and state.dice is not None:
         die = state.dice[0]
         request["die"] = die
-        request["sixes"] = state.sixes - 1 if die == 6 else 0
+        request["sixes"] = min(state.sixes - 1, MAX_SIXES) if die == 6 else 0
     return request
 
 
