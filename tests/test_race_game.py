@@ -16,7 +16,6 @@ import io
 import json
 import random
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -265,7 +264,6 @@ async def check_pages_after(server: Server, user: User, game: LiveGame) -> None:
 async def test_a_solo_race_is_played_through_the_table_reloaded_and_its_record_verified(
         app_server: Server, user: User, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    started = time.monotonic()
     try:
         game = await open_race_table(app_server, user)
         check_table(user, game)
@@ -281,9 +279,6 @@ async def test_a_solo_race_is_played_through_the_table_reloaded_and_its_record_v
         await check_pages_after(app_server, user, game)
     finally:
         stop_runners(app_server)
-    with capsys.disabled():
-        print(f"\nrace: the person's actions {dict(done)}, {game.version} actions in all, "
-              f"{time.monotonic() - started:.1f} s")
 
 
 # --- through the command line ------------------------------------------------------------------

@@ -11,12 +11,13 @@ functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Reversible
+from collections.abc import Callable, Reversible, Sequence
 from typing import Any
 
 from .actions import PlayOn
 from .choices import Choice
 from .events import (
+    Captured,
     NoMove,
     OpeningTied,
     Placed,
@@ -24,12 +25,13 @@ from .events import (
     PlayOnAgreed,
     PlayOnAsked,
     PlayOnDeclined,
+    ReachedHome,
     Starts,
     TimedOut,
     TurnPassed,
     Won,
 )
-from .look import Namer
+from .look import Burst, Namer
 from .state import Phase
 
 
@@ -84,6 +86,18 @@ def _end_words(event: Any, name: Namer) -> str | None:
         case TimedOut(colour):
             return f"Time ran out: a computer moved for {name(colour)}"
     return None
+
+
+def bursts(events: Sequence[Any], capture: str, home: str) -> tuple[Burst, ...]:
+    """What floats up from a piece for each capture (from the capturing piece) and each
+    piece reaching HOME among ``events``, in the game's words ``capture`` and ``home``."""
+    out = []
+    for event in events:
+        if isinstance(event, Captured):
+            out.append((event.by_colour, event.by_piece, capture))
+        elif isinstance(event, ReachedHome):
+            out.append((event.colour, event.piece, home))
+    return tuple(out)
 
 
 def captures_words(choice: Choice, name: Namer) -> list[str]:

@@ -23,7 +23,7 @@ from ...core.events import (
 )
 from ...core.look import Burst, Namer
 from ...core.state import Phase
-from ...core.words import captures_words, play_on_label, play_on_note, shared_words
+from ...core.words import bursts, captures_words, play_on_label, play_on_note, shared_words
 from .board import HOME, LAST_TRACK, YARD
 from .events import Drawn, LimitReached, RollAgain, ThirdSix
 
@@ -117,13 +117,7 @@ def describe(event: Any, name: Namer) -> str | None:
 
 def bonuses(events: Sequence[Any]) -> tuple[Burst, ...]:
     """What floats up from a piece: a capture or a piece HOME."""
-    out = []
-    for event in events:
-        if isinstance(event, Captured):
-            out.append((event.by_colour, event.by_piece, "Capture!"))
-        elif isinstance(event, ReachedHome):
-            out.append((event.colour, event.piece, "HOME!"))
-    return tuple(out)
+    return bursts(events, "Capture!", "HOME!")
 
 
 def roll_note(state: Any, name: Namer) -> str | None:

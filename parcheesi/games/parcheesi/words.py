@@ -23,7 +23,7 @@ from ...core.events import (
 )
 from ...core.look import Burst, Namer
 from ...core.state import Phase
-from ...core.words import captures_words, play_on_label, play_on_note, shared_words
+from ...core.words import bursts, captures_words, play_on_label, play_on_note, shared_words
 from .board import HOME, LAST_TRACK, START
 from .turns import CAPTURE_REWARD, HOME_REWARD, Event, Move, Penalty, Reward, RewardsForfeited
 
@@ -128,13 +128,7 @@ def _piece_words(event: Event, name: Namer) -> str | None:
 
 def bonuses(events: Sequence[Any]) -> tuple[Burst, ...]:
     """The bonus each capture or arrival HOME just earned, on the piece that earned it."""
-    out = []
-    for event in events:
-        if isinstance(event, Captured):
-            out.append((event.by_colour, event.by_piece, f"+{CAPTURE_REWARD}"))
-        elif isinstance(event, ReachedHome):
-            out.append((event.colour, event.piece, f"+{HOME_REWARD}"))
-    return tuple(out)
+    return bursts(events, f"+{CAPTURE_REWARD}", f"+{HOME_REWARD}")
 
 
 def roll_note(state: Any, name: Namer) -> str | None:
