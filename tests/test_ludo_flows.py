@@ -199,3 +199,19 @@ async def test_the_board_turns_so_the_players_yard_is_at_the_bottom(
     assert shown is not None and shown.view["rotation"] == 3  # Green's yard is top left
     await choose(user, "setting-orientation", "sapphire")  # the blue paint: Ludo's Blue
     await until(lambda: board(user).view["rotation"] == 1, "Blue at the bottom")
+
+
+async def test_one_route_serves_every_games_rules_and_refuses_a_game_not_played(
+        table_user: User) -> None:
+    """``/rules/{kind}`` serves every game (``/rules`` the default one's); the links between
+    them lead there; a kind this server does not play is a 404 that names the ones it does."""
+    user = table_user
+    await user.open("/rules/parcheesi")
+    assert element(user, "rules", ui.markdown).props["data-game"] == "parcheesi"
+    assert element(user, "rules-ludo", ui.link).props["href"] == "/rules/ludo"
+    await user.open("/rules/ludo")
+    assert element(user, "rules-parcheesi", ui.link).props["href"] == "/rules"
+    missing = await user.http_client.get("/rules/chess")
+    assert missing.status_code == 404
+    assert ("There are no rules for 'chess' here: this server plays Parcheesi and Ludo."
+            in missing.text)
