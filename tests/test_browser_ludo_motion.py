@@ -20,15 +20,13 @@ wait only 5 x 75 ms + 320 ms + LANDED = 0.895 s, before the slide has ended.
 
 from __future__ import annotations
 
-import math
-import os
 from pathlib import Path
 
 import pytest
+from motion_helpers import default_config, near, roll_enabled
+from motion_helpers import until as wait_until
 from nicegui.testing import Screen
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from parcheesi.games.ludo.board import YARD
 from parcheesi.games.ludo.layout import (
@@ -39,7 +37,7 @@ from parcheesi.games.ludo.layout import (
     square_point,
     start_slots,
 )
-from parcheesi.server.config import Config, parse
+from parcheesi.server.config import Config
 from parcheesi.server.runner import LANDED
 
 pytestmark = pytest.mark.browser
@@ -93,21 +91,12 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def app_config(app_data: Path) -> Config:
-    """The settings a host gets by default, the computers' pace included (the other tests
-    run the computers without a pause)."""
-    return parse([], {k: v for k, v in os.environ.items() if k != "PARCHEESI_PACE"})
+    return default_config()
 
 
 def until(screen: Screen, condition, message: str, timeout: float = WAIT) -> None:
-    WebDriverWait(screen.selenium, timeout, poll_frequency=0.05,
-                  ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda _: condition(), message)
+    wait_until(screen, condition, message, timeout)
 
-
-def roll_enabled(screen: Screen, label: str) -> bool:
-    with screen.implicitly_wait(0):
-        found = screen.selenium.find_elements(By.CSS_SELECTOR, '[data-testid="roll"]')
-    return bool(found) and found[0].is_enabled() and found[0].text.strip() == label
 
 
 def now(screen: Screen) -> tuple[int, str]:
@@ -119,9 +108,6 @@ def now(screen: Screen) -> tuple[int, str]:
 def marked(screen: Screen) -> int | None:
     return screen.selenium.execute_script("return window.motionMarked")
 
-
-def near(point: list[float] | None, goal: tuple[float, float], tolerance: float = 0.6) -> bool:
-    return point is not None and math.dist(point, goal) <= tolerance
 
 
 def test_a_ludo_capture_is_drawn_to_the_end_at_ludos_pace(

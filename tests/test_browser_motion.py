@@ -15,19 +15,17 @@ piece 1 (progress 18 -> 38, twenty squares) and, having rolled doubles, rolls ag
 
 from __future__ import annotations
 
-import math
-import os
 from pathlib import Path
 
 import pytest
+from motion_helpers import default_config, near, roll_enabled
+from motion_helpers import until as wait_until
 from nicegui.testing import Screen
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from parcheesi.games.parcheesi.board import START
 from parcheesi.games.parcheesi.layout import CELL, piece_point, start_slots
-from parcheesi.server.config import Config, parse
+from parcheesi.server.config import Config
 
 pytestmark = pytest.mark.browser
 
@@ -66,29 +64,17 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def app_config(app_data: Path) -> Config:
-    """The settings a host gets by default, the computers' pace included (the other tests
-    run the computers without a pause)."""
-    return parse([], {k: v for k, v in os.environ.items() if k != "PARCHEESI_PACE"})
+    return default_config()
 
 
-def until(screen: Screen, condition, message: str) -> None:
-    WebDriverWait(screen.selenium, WAIT, poll_frequency=0.05,
-                  ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda _: condition(), message)
+def until(screen: Screen, condition, message: str, timeout: float = WAIT) -> None:
+    wait_until(screen, condition, message, timeout)
 
-
-def roll_enabled(screen: Screen, label: str) -> bool:
-    with screen.implicitly_wait(0):
-        found = screen.selenium.find_elements(By.CSS_SELECTOR, '[data-testid="roll"]')
-    return bool(found) and found[0].is_enabled() and found[0].text.strip() == label
 
 
 def samples(screen: Screen) -> list[list]:
     return screen.selenium.execute_script("return window.motionSamples")
 
-
-def near(point: list[float] | None, goal: tuple[float, float], tolerance: float = 0.6) -> bool:
-    return point is not None and math.dist(point, goal) <= tolerance
 
 
 def action_frames(frames: list[list], words: str) -> tuple[int, int]:
