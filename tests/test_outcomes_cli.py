@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -458,3 +459,39 @@ def test_choose_lines_answers_every_hostile_line_with_an_error_and_carries_on() 
     for stdin, answer in zip(lines[1:-1], answers[1:-1], strict=True):
         assert list(answer) == ["error"], (stdin[:60], answer)
         assert len(answer["error"]) < 100, answer
+
+
+# --- the reason ``choose`` gives ------------------------------------------------------------------
+
+def choose_reasons(level: str, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    lines = b"\n".join(json.dumps(req).encode() for req in requests) + b"\n"
+    done = run_command(["choose", "--player", level, "--lines"], lines)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("level", ["expert", "hard"])
+def test_choose_reason_states_the_exact_danger_a_move_escapes(level: str) -> None:
+    # Ruby alone on 20 (square 25); Sapphire on its 52 (square 23), two behind, with three
+    # pieces in START, so a 5 must enter: a 2 on either die (11 outcomes) except 2-3 and
+    # 3-2, which must enter with both dice (5-2 and 2-5 enter with the 5 and keep the 2),
+    # and 1-1: 10 of 36. 1 + 3 takes the piece to 24, square 29: safe.
+    req = request("ruby", {"ruby": [20, "home", "home", "home"], "sapphire": [52] + START4[1:]},
+                  [1, 3])
+    [answer] = choose_reasons(level, [req])
+    assert answer["pieces"]["ruby"] == [24, "home", "home", "home"]
+    assert answer["reason"] == ("Piece 1 moves to a safe square: 10 of Sapphire's 36 rolls "
+                                "could hit it now, none after")
+
+
+@pytest.mark.parametrize("level", ["expert", "hard"])
+def test_choose_reasons_name_a_piece_and_never_the_generic_words(level: str) -> None:
+    answers = choose_reasons(level, [EXAMPLE, *FORMAT_CASES])
+    assert len(answers) == 1 + len(FORMAT_CASES)
+    for answer in answers:
+        reason = answer["reason"]
+        assert "least risk" not in reason
+        assert re.search(r"\b[Pp]ieces? \d", reason), reason
+        assert reason[0].isupper() and not reason.endswith(".") and len(reason) <= 100
+    # The design example: the 5 enters piece 1, the 3 moves another piece.
+    assert answers[0]["reason"].startswith("Enters piece 1")

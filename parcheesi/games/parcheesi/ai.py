@@ -20,6 +20,11 @@ the state itself, and ties are broken by the fixed order of ``roll_outcomes``.
   machine far too busy, is the one exception).
 - **grace**: the published "Amazing Grace" evaluation (:mod:`.grace`), for benchmarks only.
 
+The hint's words (:func:`explain`) say what the chosen actions do in the position: which
+piece captures, reaches HOME, enters, escapes or accepts danger (with the exact count of an
+opponent's 36 rolls that could hit it, from :func:`.risk.capture_counts`), builds a
+blockade, lines up a capture or closes in on HOME.
+
 Every player agrees to play on for the next places when asked (as in Ludo, docs/rules/ludo.md
 3.3: computers always agree), and a player still racing after the first finish plays
 against the others still racing (the players placed are out of the race).
@@ -29,16 +34,45 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...core import rules
 from ...core.actions import PlayOn, Roll
-from ...core.events import Captured, Entered, Moved, ReachedHome
+from ...core.events import Captured, Entered, ReachedHome
 from ...core.state import Phase, Pieces
 from . import expert, grace
-from .board import COLOURS, HOME, LAST_TRACK, SAFE_SQUARES, START, TRACK_LENGTH, track_square
-from .risk import ALL_HOME, capture_chances, exposed, occupancy, opponents, turn_capture_chances
+from .board import (
+    COLOURS,
+    HOME,
+    LAST_TRACK,
+    SAFE_SQUARES,
+    START,
+    TRACK_LENGTH,
+    entry_square,
+    progress_of_square,
+    track_square,
+)
+from .risk import (
+    ALL_HOME,
+    capture_chances,
+    capture_counts,
+    exposed,
+    occupancy,
+    opponents,
+    turn_capture_chances,
+)
 from .state import State
-from .turns import Action, apply, roll_outcomes
+from .turns import (
+    CAPTURE_REWARD,
+    HOME_REWARD,
+    Action,
+    Event,
+    Reward,
+    RewardsForfeited,
+    apply,
+    roll_outcomes,
+)
 
 TABLE_LEVELS = ("easy", "medium", "hard", expert.LEVEL)
 """The levels a computer seat at a table can have."""
@@ -82,7 +116,7 @@ def decide(state: State, level: str, reason: bool = False) -> Decision:
         scores = [evaluate(after, state.turn) for after, _ in options]
         index = max(range(len(options)), key=lambda k: (scores[k], -k))
     after, actions = options[index]
-    return Decision(actions, after, explain(state, actions) if reason else "")
+    return Decision(actions, after, explain(state, actions, options) if reason else "")
 
 
 def _rng(state: State) -> random.Random:
@@ -239,61 +273,528 @@ def _with_blockades(score: float, own: tuple[int, ...], me: int,
 
 
 # --- reasons -------------------------------------------------------------------------------------
+#
+# The hint says what the chosen actions do in this position: which piece, what it gains or
+# avoids, with exact numbers. Each fact the actions make true is a clause with a rank (the
+# lower, the more it matters) and the pieces it is about; the reason is the first clause,
+# and a second one about other pieces when both fit on one line. The danger in the words is
+# :func:`.risk.capture_counts`: how many of an opponent's 36 dice outcomes can hit a piece on
+# its next roll, exact per opponent.
 
-def explain(state: State, actions: list[Action]) -> str:
-    """A short reason for a sequence of actions, from what they do on the board."""
-    me = state.turn
-    current, parts, entered, moved_to_lane = _what_happens(state, actions)
-    if entered:
-        parts.append("enters a piece" if entered == 1 else f"enters {entered} pieces")
-    if _builds_safe_blockade(state.mover, current.pieces[me], me):
-        parts.append("builds a blockade on a safe square")
-    if moved_to_lane:
-        parts.append("runs a piece into the home lane")
-    if not parts:
-        parts.append(_quiet_reason(state, current, actions))
-    text = ", ".join(parts)
+REASON_WIDTH = 90
+"""The longest reason a second clause may make (one line on a phone)."""
+HOLD_REACH = 12
+"""How far behind a blockade an opponent's piece counts as held back (as Hard weighs it)."""
+
+WIN, CAPTURE, ARRIVE, ESCAPE, BLOCK, SAFER, THREAT, ENTER, LANE, DANGER, QUIET, KEEP = range(12)
+"""Clause ranks, most telling first."""
+
+
+class _Clause(NamedTuple):
+    rank: int
+    weight: float
+    """Within a rank, the larger first."""
+    pieces: frozenset[int]
+    text: str
+    short: str = ""
+    """The words without their detail, for a line shared with another clause."""
+
+    @property
+    def brief(self) -> str:
+        return self.short or self.text
+
+
+@dataclass(frozen=True, slots=True)
+class _Roll:
+    """What a sequence of actions does, read from the engine's events."""
+
+    state: State
+    after: State
+    me: int
+    start: tuple[int, ...]
+    end: tuple[int, ...]
+    entered: tuple[int, ...]
+    captures: tuple[tuple[int, int, bool], ...]
+    """(my capturing piece, colour captured, on my entry square), in order."""
+    homes: tuple[int, ...]
+    bonuses: tuple[tuple[int, int], ...]
+    """(piece, squares) for every reward taken, in order."""
+    taken: dict[tuple[int, int], int]
+    """(piece that earned a bonus, its squares) -> the piece that took it."""
+    forfeited: tuple[int, ...]
+    danger_before: dict[int, dict[int, int]]
+    danger_after: dict[int, dict[int, int]]
+
+    def moved(self, i: int) -> bool:
+        return self.start[i] != self.end[i]
+
+
+def explain(state: State, actions: list[Action],
+            options: list[tuple[State, list[Action]]] | None = None) -> str:
+    """A short reason for a sequence of actions: what they do for which piece, here.
+
+    ``options`` are the roll's end positions (:func:`.turns.roll_outcomes`) when the caller
+    has them already; the words only look at them to tell whether any move was safe."""
+    if not actions:
+        return "No move is possible"
+    roll = _replay(state, actions)
+    clauses = sorted(_clauses(roll), key=lambda c: (c.rank, -c.weight, sorted(c.pieces), c.text))
+    if not clauses:
+        return "Plays the roll"
+    first = clauses[0]
+    unsafe = first.rank == DANGER and not _safe_move_exists(state, options)
+    prefix = "no move is safe: " if unsafe else ""
+    lead = _fit(prefix + first.text, prefix + first.brief, first.text, first.brief)
+    brief = (prefix if lead.startswith(prefix) else "") + first.brief
+    text = _with_second(lead, brief, first.pieces, clauses[1:])
     return text[0].upper() + text[1:]
 
 
-def _what_happens(state: State, actions: list[Action]) -> tuple[State, list[str], int, int]:
-    """The state after ``actions``, the captures and HOMEs they make (as reasons), and how
-    many pieces they enter and run into the home lane."""
+def _with_second(lead: str, brief: str, covered: frozenset[int], rest: list[_Clause]) -> str:
+    """The lead clause and the most telling clause about other pieces that fits the line
+    with it (each in full if they fit, else in brief), or the lead clause alone. A piece's
+    most telling clause that does not fit is not replaced by a lesser one about it."""
+    for other in rest:
+        if other.pieces & covered:
+            continue
+        for first, second in ((lead, other.text), (lead, other.brief), (brief, other.text),
+                              (brief, other.brief)):
+            if len(first) + len(second) + 2 <= REASON_WIDTH:
+                return f"{first}; {second}"
+        covered |= other.pieces
+    return lead
+
+
+def _replay(state: State, actions: list[Action]) -> _Roll:
     me = state.turn
-    parts: list[str] = []
     current = state
-    entered = moved_to_lane = 0
+    tally = _Tally(me, state.rewards)
     for action in actions:
+        if isinstance(action, Reward):
+            tally.take(action)
         current, events = apply(current, action)
         for event in events:
-            if getattr(event, "colour", None) != me and not isinstance(event, Captured):
-                continue
-            if isinstance(event, Captured) and event.by_colour == me:
-                parts.append(f"captures {COLOURS[event.colour].title()} and takes the 20")
-            elif isinstance(event, ReachedHome):
-                parts.append(f"brings piece {event.piece + 1} HOME and takes the 10")
-            elif isinstance(event, Entered):
-                entered += 1
-            elif isinstance(event, Moved) and event.start <= LAST_TRACK < event.end < HOME:
-                moved_to_lane += 1
-    return current, parts, entered, moved_to_lane
+            tally.note(event)
+    bonuses = tuple((a.piece, a.amount) for a in actions if isinstance(a, Reward))
+    return _Roll(state, current, me, state.pieces[me], current.pieces[me],
+                 tuple(tally.entered), tuple(tally.captures), tuple(tally.homes), bonuses,
+                 tally.taken, tally.forfeited,
+                 capture_counts(state.pieces, me), capture_counts(current.pieces, me))
 
 
-def _builds_safe_blockade(before: tuple[int, ...], own: tuple[int, ...], me: int) -> bool:
-    """Whether two pieces now stand together on a safe track square and did not before."""
-    pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
-    on_safe = any(own[i] == own[j] and 0 <= own[i] <= LAST_TRACK
-                  and track_square(me, own[i]) in SAFE_SQUARES for i, j in pairs)
-    return on_safe and not any(before[i] == before[j] == own[i] for i, j in pairs)
+class _Tally:
+    """What the events of a roll did for the mover, as :func:`_replay` reads them."""
+
+    def __init__(self, me: int, rewards: tuple[int, ...]) -> None:
+        self.me = me
+        self.entry = entry_square(me)
+        self.entered: list[int] = []
+        self.captures: list[tuple[int, int, bool]] = []
+        self.homes: list[int] = []
+        self.forfeited: tuple[int, ...] = ()
+        self.pending: list[tuple[int | None, int]] = [(None, amount) for amount in rewards]
+        """Bonuses earned and not yet taken: (the piece that earned it, or None for one
+        pending before the actions; its squares), the earliest first."""
+        self.taken: dict[tuple[int, int], int] = {}
+
+    def note(self, event: Event) -> None:
+        if isinstance(event, Captured) and event.by_colour == self.me:
+            on_entry = track_square(event.colour, event.progress) == self.entry
+            self.captures.append((event.by_piece, event.colour, on_entry))
+            self.pending.append((event.by_piece, CAPTURE_REWARD))
+        elif isinstance(event, ReachedHome) and event.colour == self.me:
+            self.homes.append(event.piece)
+            self.pending.append((event.piece, HOME_REWARD))
+        elif isinstance(event, Entered) and event.colour == self.me:
+            self.entered.append(event.piece)
+        elif isinstance(event, RewardsForfeited) and event.colour == self.me:
+            self.forfeited += event.amounts
+
+    def take(self, reward: Reward) -> None:
+        """Match a reward taken to the earliest pending bonus of its size, and note which
+        piece took the bonus which piece earned."""
+        for k, (earner, amount) in enumerate(self.pending):
+            if amount == reward.amount:
+                del self.pending[k]
+                if earner is not None:
+                    self.taken.setdefault((earner, amount), reward.piece)
+                return
 
 
-def _quiet_reason(state: State, after: State, actions: list[Action]) -> str:
-    """The reason for a roll that captures, enters, runs home or blocks nothing."""
+def _clauses(roll: _Roll) -> list[_Clause]:
+    return [*_scoring_clauses(roll), *_danger_clauses(roll), *_blockade_clauses(roll),
+            *_threat_clauses(roll), *_move_clauses(roll)]
+
+
+# What the words are made of.
+
+def _name(colour: int) -> str:
+    return COLOURS[colour].title()
+
+
+def _pieces(indices: list[int]) -> str:
+    """"piece 2", "pieces 1 and 3", "pieces 1, 2 and 4"."""
+    numbers = [str(i + 1) for i in sorted(indices)]
+    if len(numbers) == 1:
+        return f"piece {numbers[0]}"
+    return f"pieces {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def _squares(n: int) -> str:
+    return f"{n} square{'s' if n != 1 else ''}"
+
+
+def _to_go(progress: int) -> str:
+    return f"{_squares(HOME - progress)} to go"
+
+
+def _rolls(counts: dict[int, int]) -> str:
+    """Whose rolls, how many of 36: "10 of Sapphire's 36 rolls", or for several opponents
+    "10 of Sapphire's and 4 of Amber's rolls" (each exact for its opponent)."""
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if len(ranked) == 1:
+        colour, n = ranked[0]
+        return f"{n} of {_name(colour)}'s 36 rolls"
+    parts = [f"{n} of {_name(colour)}'s" for colour, n in ranked]
+    return f"{', '.join(parts[:-1])} and {parts[-1]} rolls"
+
+
+def _names(colours: list[int]) -> str:
+    """"Ruby", "Ruby and Amber", "Ruby, Emerald and Amber"."""
+    names = [_name(colour) for colour in colours]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _whose(counts: dict[int, int]) -> str:
+    """The opponents of ``counts`` by name, the most dangerous first."""
+    return _names(sorted(counts, key=lambda colour: (-counts[colour], colour)))
+
+
+def _fit(*texts: str) -> str:
+    """The first of ``texts`` (longest first) that fits on a line, else the last."""
+    return next((text for text in texts if len(text) <= REASON_WIDTH), texts[-1])
+
+
+def _chance(counts: dict[int, int] | None) -> float:
+    """The chance some opponent's next roll hits the piece (opponents roll independently)."""
+    miss = 1.0
+    for n in (counts or {}).values():
+        miss *= 1 - n / 36
+    return 1 - miss
+
+
+def _is_safe_square(me: int, progress: int) -> bool:
+    return 0 <= progress <= LAST_TRACK and track_square(me, progress) in SAFE_SQUARES
+
+
+def _partner(own: tuple[int, ...], i: int) -> int | None:
+    """The other piece standing with piece ``i`` on a track square (a blockade), if any."""
+    if not 0 <= own[i] <= LAST_TRACK:
+        return None
+    return next((j for j in range(4) if j != i and own[j] == own[i]), None)
+
+
+def _move_words(roll: _Roll, i: int) -> str:
+    """How piece ``i`` moved: "enters", "enters and moves on 3", "moves on 7", "takes the 20
+    bonus", "moves on 26 with the 20 bonus"."""
+    if i in roll.entered:
+        return "enters" if roll.end[i] == 0 else f"enters and moves on {roll.end[i]}"
+    distance = roll.end[i] - roll.start[i]
+    bonus = sum(amount for piece, amount in roll.bonuses if piece == i)
+    if bonus and bonus == distance:
+        return f"takes the {bonus} bonus"
+    if bonus:
+        return f"moves on {distance} with the {bonus} bonus"
+    return f"moves on {distance}"
+
+
+def _destination(roll: _Roll, i: int) -> str:
+    """Where a bonus took piece ``i``, when that says something: HOME, the lane, safety."""
+    end = roll.end[i]
+    if end == HOME:
+        return " HOME"
+    if end > LAST_TRACK:
+        return " into its home lane"
+    if _is_safe_square(roll.me, end) or _partner(roll.end, i) is not None:
+        return " to safety"
+    return ""
+
+
+# Captures, HOME, the win.
+
+def _scoring_clauses(roll: _Roll) -> list[_Clause]:
+    found = []
+    if roll.captures:
+        found.append(_capture_clause(roll))
+    if roll.homes:
+        found.append(_home_clause(roll))
+    return found
+
+
+def _bonus_words(roll: _Roll, piece: int, amount: int) -> tuple[str, list[int]]:
+    """Who took the bonus ``piece`` earned, and where to, and the pieces that names."""
+    taker = roll.taken.get((piece, amount))
+    if taker is None:
+        return (f", but no piece can use the {amount}" if amount in roll.forfeited else ""), []
+    where = _destination(roll, taker)
+    if taker == piece:
+        return f" and takes the {amount}{where}", [taker]
+    return f" and piece {taker + 1} takes the {amount}{where}", [taker]
+
+
+def _capture_clause(roll: _Roll) -> _Clause:
+    capturers = sorted({p for p, _, _ in roll.captures})
+    victims = [colour for _, colour, _ in roll.captures]
+    if len(roll.captures) == 1:
+        piece, colour, _ = roll.captures[0]
+        bonus, takers = _bonus_words(roll, piece, CAPTURE_REWARD)
+        return _Clause(CAPTURE, 1, frozenset([piece, *takers]),
+                       f"piece {piece + 1} {_capture_verb(roll, piece, colour)}{bonus}")
+    verb = "captures" if len(capturers) == 1 else "capture"
+    names = sorted(set(victims), key=victims.index)
+    whom = (f"{_name(names[0])} twice" if len(names) == 1 and len(victims) == 2
+            else _names(names))
+    squares = CAPTURE_REWARD * len(victims)
+    return _Clause(CAPTURE, len(victims), frozenset(capturers),
+                   f"{_pieces(capturers)} {verb} {whom}: {squares} squares of bonus")
+
+
+def _capture_verb(roll: _Roll, piece: int, colour: int) -> str:
+    """"captures Emerald", "captures Emerald as it enters" (on the entry square), "enters
+    and captures Emerald"."""
+    if roll.start[piece] != START:
+        return f"captures {_name(colour)}"
+    on_entry = (piece, colour, True) in roll.captures
+    return (f"captures {_name(colour)} as it enters" if on_entry
+            else f"enters and captures {_name(colour)}")
+
+
+def _home_clause(roll: _Roll) -> _Clause:
+    homes = list(roll.homes)
+    if roll.end == ALL_HOME:
+        verb = "reaches HOME and wins" if len(homes) == 1 else "reach HOME and win"
+        return _Clause(WIN, 1, frozenset(homes), f"{_pieces(homes)} {verb} the game")
+    if len(homes) == 1:
+        piece = homes[0]
+        bonus, takers = _bonus_words(roll, piece, HOME_REWARD)
+        ride = next((squares for p, squares in roll.bonuses if p == piece), None)
+        verb = f"rides the {ride} bonus HOME" if ride else "reaches HOME"
+        if not bonus and roll.end.count(HOME) == 3:
+            bonus = ": one piece left to bring in"
+        return _Clause(ARRIVE, 1, frozenset([piece, *takers]), f"piece {piece + 1} {verb}{bonus}")
+    return _Clause(ARRIVE, len(homes), frozenset(homes),
+                   f"{_pieces(homes)} reach HOME: {HOME_REWARD * len(homes)} squares of bonus")
+
+
+# Danger escaped, lowered, accepted.
+
+def _danger_clauses(roll: _Roll) -> list[_Clause]:
+    found = []
+    for i in range(4):
+        before, after = roll.danger_before.get(i), roll.danger_after.get(i)
+        was, now = _chance(before), _chance(after)
+        if before and was > 0 and now == 0:
+            found.append(_escape_clause(roll, i, before))
+        elif before and after and now <= was - 1 / 18:
+            found.append(_safer_clause(roll, i, before, after))
+        elif after and now > 0:
+            found.append(_accept_clause(roll, i, after, was, now))
+    return found
+
+
+def _escape_clause(roll: _Roll, i: int, before: dict[int, int]) -> _Clause:
+    how, pieces = _escape_how(roll, i)
+    return _Clause(ESCAPE, _chance(before), frozenset(pieces), _fit(
+        f"{how}: {_rolls(before)} could hit it now, none after",
+        f"{how}: {_rolls(before)} could hit it now",
+        f"{how}: {_rolls(before)} could hit it",
+        f"{how}: {_whose(before)} could hit it now"))
+
+
+def _safer_clause(roll: _Roll, i: int, before: dict[int, int],
+                  after: dict[int, int]) -> _Clause:
+    how = f"piece {i + 1} {'moves on to less danger' if roll.moved(i) else 'is safer'}"
+    later = (str(after[next(iter(before))]) if len(before) == len(after) == 1
+             and before.keys() == after.keys() else _rolls(after))
+    return _Clause(SAFER, _chance(before) - _chance(after), frozenset([i]), _fit(
+        f"{how}: {_rolls(before)} could hit it now, {later} after",
+        f"{how}: {_whose(before)} could hit it now, {_rolls(after)} after",
+        f"{how}: {_rolls(after)} could still hit it",
+        f"{how}: {_whose(after)} could still hit it"))
+
+
+def _escape_how(roll: _Roll, i: int) -> tuple[str, list[int]]:
+    """How piece ``i`` got out of reach, and the pieces that took part."""
+    end = roll.end[i]
+    partner = _partner(roll.end, i)
+    if roll.moved(i):
+        if end > LAST_TRACK:
+            where = "reaches HOME" if end == HOME else "runs into its home lane"
+            return f"piece {i + 1} {where}", [i]
+        if partner is not None:
+            return f"piece {i + 1} joins piece {partner + 1} in a blockade", [i, partner]
+        if _is_safe_square(roll.me, end):
+            return f"piece {i + 1} moves to a safe square", [i]
+        return f"moves piece {i + 1} out of reach", [i]
+    if partner is not None and roll.moved(partner):
+        return f"piece {partner + 1} shields piece {i + 1} with a blockade", [i, partner]
+    return f"piece {i + 1} is out of reach now", [i]
+
+
+def _accept_clause(roll: _Roll, i: int, after: dict[int, int], was: float,
+                   now: float) -> _Clause:
+    if roll.moved(i):
+        text = f"piece {i + 1} {_move_words(roll, i)}, {'still ' if was else ''}open to " \
+               f"{_rolls(after)}"
+        return _Clause(DANGER, now, frozenset([i]),
+                       _fit(f"{text}: {_to_go(roll.end[i])}", text), text)
+    if now > was + 1 / 36:
+        mate = next((j for j in range(4) if j != i and roll.start[j] == roll.start[i]
+                     and roll.moved(j)), None)
+        if mate is not None:  # a blockade broken: say who left
+            short = f"piece {mate + 1} leaves piece {i + 1} open to {_rolls(after)}"
+            return _Clause(DANGER, now, frozenset([i, mate]), _fit(
+                f"piece {mate + 1} {_move_words(roll, mate)} and leaves piece {i + 1} open "
+                f"to {_rolls(after)}", short), short)
+        return _Clause(DANGER, now, frozenset([i]),
+                       f"piece {i + 1} is left open to {_rolls(after)}")
+    return _Clause(KEEP, now, frozenset([i]), f"piece {i + 1} stays open to {_rolls(after)}")
+
+
+def _safe_move_exists(state: State,
+                      options: list[tuple[State, list[Action]]] | None) -> bool:
+    """Whether some end position of the roll leaves no piece of the mover open to a hit."""
     me = state.turn
-    risk_before = capture_chances(state.pieces, me)
-    risk_after = capture_chances(after.pieces, me)
-    if sum(risk_after.values()) < sum(risk_before.values()) - 0.05:
-        return "moves pieces out of reach"
-    if not actions:
-        return "no move is possible"
-    return "makes the most progress with the least risk"
+    return any(not any(capture_chances(after.pieces, me).values())
+               for after, _ in (roll_outcomes(state) if options is None else options))
+
+
+# Blockades.
+
+def _blockade_clauses(roll: _Roll) -> list[_Clause]:
+    found = []
+    own = roll.end
+    for i in range(4):
+        j = _partner(own, i)
+        if j is None or j < i:
+            continue
+        held = _held(roll.after.pieces, roll.me, track_square(roll.me, own[i]))
+        if roll.start[i] == roll.start[j] == own[i]:  # it stood before the roll
+            if held:
+                found.append(_Clause(KEEP, 0, frozenset([i, j]),
+                                     f"{_pieces([i, j])} hold their blockade{held[1]}"))
+            continue
+        if own[i] == 0 and {i, j} & set(roll.entered) and not held:
+            continue  # an entry beside a piece: the entry's own words say so
+        builds = _builds(roll, i, j)
+        if held:
+            found.append(_Clause(BLOCK, held[0], frozenset([i, j]), f"{builds}{held[1]}"))
+            continue
+        # Both moved (doubles): the pair's words; one moved: its move's words say so.
+        travel = own[i] - roll.start[i] + own[j] - roll.start[j]
+        where = " on a safe square" if _is_safe_square(roll.me, own[i]) else ""
+        found.append(_Clause(QUIET, travel, frozenset([i, j]),
+                             f"{builds}{where}, {_squares(HOME - own[i])} from HOME",
+                             f"{builds}{where}"))
+    return found
+
+
+def _builds(roll: _Roll, i: int, j: int) -> str:
+    """"pieces 1 and 2 build a blockade", or with an entry "enters piece 1 beside piece 2: a
+    blockade", "enters pieces 1 and 2: a blockade"."""
+    entering = [k for k in (i, j) if k in roll.entered and roll.end[k] == 0]
+    if len(entering) == 2:
+        return f"enters {_pieces(entering)}: a blockade"
+    if entering:
+        other = j if entering[0] == i else i
+        return f"enters piece {entering[0] + 1} beside piece {other + 1}: a blockade"
+    return f"{_pieces([i, j])} build a blockade"
+
+
+def _held(pieces: Pieces, me: int, square: int) -> tuple[int, str] | None:
+    """Whom a blockade of ``me`` on ``square`` holds back, as (how many pieces, words):
+    the opponents' pieces within reach behind it that must pass it, or an opponent whose
+    pieces in START it keeps from entering; None if nobody."""
+    for o in opponents(pieces, me):
+        if square == entry_square(o) and START in pieces[o]:
+            return 4, f" on {_name(o)}'s entry square"
+    behind = []
+    for o in opponents(pieces, me):
+        ahead = progress_of_square(o, square)
+        behind += [(ahead - p, o) for p in pieces[o] if 0 <= p < ahead <= LAST_TRACK
+                   and ahead - p <= HOLD_REACH]
+    if not behind:
+        return None
+    distance, colour = min(behind)
+    return len(behind), f" {_squares(distance)} in front of {_name(colour)}"
+
+
+# Threats, entries and plain moves.
+
+def _threat_clauses(roll: _Roll) -> list[_Clause]:
+    """A moved piece, itself out of reach, that now lines up a capture for the next roll."""
+    movers = [i for i in range(4) if roll.moved(i) and 0 <= roll.end[i] <= LAST_TRACK
+              and not roll.danger_after.get(i)]
+    found: list[_Clause] = []
+    if not movers:
+        return found
+    me, pieces = roll.me, roll.after.pieces
+    for o in opponents(pieces, me):
+        before = capture_counts(roll.state.pieces, o)
+        for j, counts in capture_counts(pieces, o).items():
+            n = counts.get(me, 0)
+            if n <= before.get(j, {}).get(me, 0):
+                continue
+            target = progress_of_square(me, track_square(o, pieces[o][j]))
+            for i in movers:
+                gap = target - roll.end[i]
+                if 0 < gap <= HOLD_REACH and target <= LAST_TRACK:
+                    found.append(_Clause(THREAT, n, frozenset([i]), (
+                        f"piece {i + 1} lines up {gap} behind {_name(o)}: "
+                        f"{n} of 36 rolls could capture it")))
+    return found
+
+
+def _move_clauses(roll: _Roll) -> list[_Clause]:
+    found = []
+    entries = [i for i in roll.entered if roll.end[i] == 0]
+    if entries:
+        found.append(_entry_clause(roll, entries))
+    for i in range(4):
+        if not roll.moved(i) or roll.end[i] == HOME or i in entries:
+            continue
+        end = roll.end[i]
+        if end > LAST_TRACK:
+            verb = "closes in on HOME" if roll.start[i] > LAST_TRACK else "runs into its home lane"
+            found.append(_Clause(LANE, end, frozenset([i]), f"piece {i + 1} {verb}: {_to_go(end)}"))
+            continue
+        rank = ENTER if i in roll.entered else QUIET
+        words = f"piece {i + 1} {_move_words(roll, i)}{_where(roll, i)}"
+        found.append(_Clause(rank, end - roll.start[i], frozenset([i]),
+                             f"{words}: {_to_go(end)}", words))
+    return found
+
+
+def _entry_clause(roll: _Roll, entries: list[int]) -> _Clause:
+    """Pieces entering (and staying on the entry square), with the blockade they make."""
+    others = [j for j in range(4) if roll.end[j] == 0 and j not in entries]
+    text = f"enters {_pieces(entries)}"
+    if len(entries) == 1 and not others:
+        return _Clause(ENTER, 1, frozenset(entries), f"{text}, safe on its entry square", text)
+    if len(entries) >= 2:
+        text += ": a blockade on the entry square"
+    else:
+        text += f" beside piece {others[0] + 1}: a blockade on the entry square"
+    return _Clause(ENTER, len(entries), frozenset(entries + others[:1]), text)
+
+
+def _where(roll: _Roll, i: int) -> str:
+    """Where a moved track piece stands now, when it is out of reach there."""
+    partner = _partner(roll.end, i)
+    if partner is not None:
+        return f" to join piece {partner + 1} in a blockade"
+    if _is_safe_square(roll.me, roll.end[i]):
+        return " to a safe square"
+    if i in roll.danger_after and not roll.danger_after[i]:
+        return ", out of every opponent's reach"
+    return ""

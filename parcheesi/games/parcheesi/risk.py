@@ -262,3 +262,26 @@ def _landing(colour: int, own: tuple[int, ...], blocked: tuple[int, ...]) -> dic
             if mask and sq not in SAFE_SQUARES:
                 landing[sq] = landing.get(sq, 0) | mask
     return landing
+
+
+def capture_counts(pieces: Pieces, me: int,
+                   board: dict[int, tuple[int, int]] | None = None) -> dict[int, dict[int, int]]:
+    """For each exposed piece of ``me``: for each opponent whose next roll can capture it,
+    how many of that opponent's 36 dice outcomes can (the counts :func:`capture_chances`
+    combines; an opponent that cannot reach the piece is left out). For the hint's words:
+    "10 of Sapphire's 36 rolls could hit it" is exact."""
+    open_pieces = exposed(pieces, me)
+    if not open_pieces:
+        return {}
+    if board is None:
+        board = occupancy(pieces)
+    blocked = _blocked(board)
+    squares = TRACK_SQUARES[me]
+    counts: dict[int, dict[int, int]] = {i: {} for i in open_pieces}
+    for o in opponents(pieces, me):
+        landing = _landing(o, pieces[o], blocked)
+        for i in open_pieces:
+            n = landing.get(squares[pieces[me][i]], 0).bit_count()
+            if n:
+                counts[i][o] = n
+    return counts
