@@ -41,10 +41,14 @@ const BoardBase = {
 
 // One piece, a component of its own: a show() that moves one piece re-renders that piece (and
 // those whose flags changed), not all of them. Its props are plain values, so Vue can tell.
+// The top piece of a stack (three or more on one square) carries the count: a dark disc with a
+// white rim and figure, where the layout puts it (badge: dx, dy, r from the piece's centre);
+// the pieces under it show no movable ring (the top one, raised because it may move, has it).
 const BoardPiece = {
   props: {
     pkey: String, n: Number, x: Number, y: Number, r: Number, hit: Number, label: String,
     movable: Boolean, selected: Boolean, fill: String, dark: String, upright: String, reduced: Boolean,
+    count: Number, badge: Array, under: Boolean,
   },
   emits: ["press"],
   data() {
@@ -72,7 +76,7 @@ const BoardPiece = {
         <circle class="selected-ring" :r="r * 1.27" fill="none" stroke="#ffffff" :stroke-width="r * 0.45"/>
         <circle :r="r * 1.27" fill="none" stroke="#1b1b1b" :stroke-width="r * 0.23"/>
       </template>
-      <template v-else-if="movable">
+      <template v-else-if="movable && !under">
         <circle :r="r * 1.23" fill="none" stroke="#ffffff" :stroke-width="r * 0.36"/>
         <circle :r="r * 1.23" fill="none" stroke="#1b1b1b" :stroke-width="r * 0.16"
                 :stroke-dasharray="r * 0.32 + ' ' + r * 0.23">
@@ -87,6 +91,15 @@ const BoardPiece = {
             font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-weight="700"
             fill="#ffffff" :stroke="dark" stroke-width="4" stroke-linejoin="round" paint-order="stroke"
             pointer-events="none">{{ n }}</text>
+      <g v-if="count" class="stack-count" aria-hidden="true"
+         :transform="'translate(' + badge[0] + ' ' + badge[1] + ')'">
+        <circle :r="badge[2]" fill="#ffffff"/>
+        <circle :r="badge[2] - 2.5" fill="#1b1b1b"/>
+        <text :transform="upright" text-anchor="middle" dominant-baseline="central"
+              :font-size="badge[2] * (count > 9 ? 1.05 : 1.4)"
+              font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-weight="800"
+              fill="#ffffff" pointer-events="none">{{ count }}</text>
+      </g>
       <circle v-if="movable && focused" class="focus-ring" :r="r + 13" fill="none" stroke="#0b57d0" stroke-width="5"/>
     </g>
   `,
@@ -119,13 +132,14 @@ export default {
     },
     pieces() {
       const held = this.anim ? this.heldPositions() : {};
-      return this.view.pieces.map(([c, i, x, y, r, hit, flags, label, ax, ay, reach]) => {
+      return this.view.pieces.map(([c, i, x, y, r, hit, flags, label, ax, ay, reach, count]) => {
         const key = `${this.geometry.colours[c][0]}-${i + 1}`;
         const at = held[key] || [x, y];
         return {
-          key, c, n: i + 1, x: at[0], y: at[1], r, hit, label, ax, ay, reach,
+          key, c, n: i + 1, x: at[0], y: at[1], r, hit, label, ax, ay, reach, count,
           movable: (flags & 1) !== 0,
           selected: (flags & 2) !== 0,
+          under: (flags & 4) !== 0,
           fill: this.geometry.colours[c][1],
           dark: this.geometry.colours[c][2],
         };
@@ -271,7 +285,8 @@ export default {
         </g>
         <BoardPiece v-for="p in pieces" :key="p.key" :pkey="p.key" :n="p.n" :x="p.x" :y="p.y" :r="p.r"
                     :hit="p.hit" :label="p.label" :movable="p.movable" :selected="p.selected" :fill="p.fill"
-                    :dark="p.dark" :upright="upright" :reduced="reduced" @press="pressKey"/>
+                    :dark="p.dark" :upright="upright" :reduced="reduced" :count="p.count"
+                    :badge="geometry.badge" :under="p.under" @press="pressKey"/>
       </g>
     </svg>
   `,

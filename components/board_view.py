@@ -21,14 +21,20 @@ which Python code reads as a dict), all lengths in board units of a
     ``star``: SVG points of the star mark around the origin; ``starts``: ``[[cx, cy, r]]``;
     ``slots``: ``[[x, y], ...]`` START slots, 4 per colour; ``homes``: triangle points per
     colour; ``centre``: ``[x, y, w, h]``; ``label``: the board's accessible name;
-    ``tap_reach``: how far from a landing marker's centre a tap takes it.
+    ``tap_reach``: how far from a landing marker's centre a tap takes it; ``badge``:
+    ``[dx, dy, r]``, the count badge of a stack, from its top piece's centre
+    (``layout.COUNT_BADGE``).
 ``state``
     ``seq``: show() counter (an animation plays once, for a new ``seq``); ``rotation``: 0..3;
     ``reduced``: no motion; ``active``: ``[0/1] * 4``;
-    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label, tap_x, tap_y, reach],
-    ...]`` (tap_r: radius of the piece's own tap area; flags: 1 movable, 2 selected; a tap
-    on no piece goes to the nearest movable piece whose disc ``tap_x, tap_y, reach`` holds
-    it, see ``layout.tap_area``); ``targets``: ``[[x, y, r, colour], ...]``;
+    ``pieces``: ``[[colour, index, x, y, r, tap_r, flags, label, tap_x, tap_y, reach,
+    count], ...]`` in drawing order, each square's lower layers first (tap_r: radius of the
+    piece's own tap area; flags: 1 movable, 2 selected, 4 under the top of a stack (drawn
+    without the movable ring); a tap on no piece goes to the nearest movable piece whose
+    disc ``tap_x, tap_y, reach`` holds it, see ``layout.tap_area``; count: on the top piece
+    of a stack, three or more on one square, how many are there, drawn on its badge, else
+    0; movable pieces are raised to a stack's top, see ``layout.stacking``); ``targets``:
+    ``[[x, y, r, colour], ...]``;
     ``moves``: ``[[colour, index, [x0, y0, x1, y1, ...], ms_per_step], ...]`` played in order;
     ``sound``: ``[kind, volume]`` or null, played once with this ``seq``;
     ``bursts``: ``[[x, y, words], ...]`` floated up from where a piece ends (a bonus);
@@ -47,12 +53,10 @@ from typing import Any
 
 from nicegui import events, ui
 
-from parcheesi.core.geometry import BoardLayout, Motion
+from parcheesi.core.geometry import BoardLayout, Motion, PieceId
 from parcheesi.core.look import Paint
 from parcheesi.core.registry import AnyRules
 
-PieceId = tuple[int, int]
-"""(colour index 0..3, piece index 0..3)."""
 Plan = tuple[int, int, list[tuple[float, float]], int, int, int]
 """One move as the board plays it: colour, piece, the points it passes, ms per step, when it
 starts (ms after the show) and where it ends (progress)."""
@@ -101,6 +105,7 @@ def geometry(layout: BoardLayout, colours: tuple[str, ...], shades: tuple[Paint,
         "centre": [_r(v) for v in layout.centre_rect()],
         "label": label,
         "tap_reach": _r(layout.TAP_REACH),
+        "badge": [_r(v) for v in layout.COUNT_BADGE],
     }
 
 
@@ -109,22 +114,28 @@ HOME_TARGET_RADIUS = 0.75
 """A landing marker's radius on a square and in a HOME triangle, in cells."""
 
 
-Spot = tuple[tuple[float, ...], tuple[float, ...]]
-"""Where a piece is drawn ((x, y, radius, tap radius)) and its tap disc ((x, y, reach))."""
+Spot = tuple[tuple[float, ...], tuple[float, ...], int, int]
+"""Where a piece is drawn ((x, y, radius, tap radius)), its tap disc ((x, y, reach)), the
+count on it (0 but on a stack's top piece) and its flag 4 (a stack's piece under its top)."""
 
 
 @functools.lru_cache(maxsize=256)
-def _spots(layout: BoardLayout, pieces: tuple[tuple[int, ...], ...]
-           ) -> tuple[tuple[int, int, Spot], ...]:
-    """(colour, index, spot) of every piece. A position is drawn by every tab of its game,
-    and a roll redraws it unchanged: it is worked out once."""
-    return tuple(
-        (c, i, ((*(_r(v) for v in layout.piece_point(c, i, pieces)),
-                 _r(layout.piece_radius(c, i, pieces)), _r(layout.hit_radius(c, i, pieces))),
-                tuple(_r(v) for v in layout.tap_area(c, i, pieces))))
-        for c, own in enumerate(pieces)
-        for i in range(len(own))
-    )
+def _spots(layout: BoardLayout, pieces: tuple[tuple[int, ...], ...],
+           on_top: frozenset[PieceId] = frozenset()) -> tuple[tuple[int, int, Spot], ...]:
+    """(colour, index, spot) of every piece, in drawing order: every square's lower layers
+    first (a stack's ``on_top`` pieces uppermost, see ``layout.stacking``). A position is
+    drawn by every tab of its game: it is worked out once for each set of movable pieces."""
+    drawn = []
+    for c, own in enumerate(pieces):
+        for i in range(len(own)):
+            layer, stack = layout.stacking(c, i, pieces, on_top)
+            top = layer == stack - 1
+            spot = ((*(_r(v) for v in layout.piece_point(c, i, pieces, on_top)),
+                     _r(layout.piece_radius(c, i, pieces)), _r(layout.hit_radius(c, i, pieces))),
+                    tuple(_r(v) for v in layout.tap_area(c, i, pieces)), stack if top else 0,
+                    4 if stack and not top else 0)
+            drawn.append((layer, (c, i, spot)))
+    return tuple(piece for _, piece in sorted(drawn, key=lambda item: item[0]))
 
 
 def _moves(plans: Iterable[Plan]) -> list[list[Any]]:
@@ -237,8 +248,9 @@ class Board(ui.element, component="board.js"):
         self._tappable = [t if name else None for t, name in zip(shown_targets, names,
                                                                   strict=True)]
         drawn = self._drawn(pieces, movable_set, selected, labels or {})
+        plans = [] if reduced_motion else self._plans(list(moves), pieces, movable_set,
+                                                      self._movable)
         self._movable = movable_set
-        plans = [] if reduced_motion else self._plans(list(moves), pieces)
         view = {
             "seq": self._seq + 1,
             "rotation": rotation % 4,
@@ -250,7 +262,7 @@ class Board(ui.element, component="board.js"):
                 shown_targets, names, strict=True)],
             "moves": _moves(plans),
             "sound": list(sound) if sound else None,
-            "bursts": [] if reduced_motion else self._bursts(bursts, pieces),
+            "bursts": [] if reduced_motion else self._bursts(bursts, pieces, movable_set),
             "flashes": _flashes(plans, self.layout.START),
             "stamp": stamp,
         }
@@ -262,19 +274,22 @@ class Board(ui.element, component="board.js"):
 
     def _drawn(self, pieces: Sequence[Sequence[int]], movable: frozenset[PieceId],
                selected: PieceId | None, labels: Mapping[PieceId, str]) -> list[list[Any]]:
-        """Every piece as the browser draws it: where, how large, its flags, its label and the
-        disc a tap beside it reaches it in."""
+        """Every piece as the browser draws it, in drawing order (movable pieces raised to a
+        stack's top): where, how large, its flags, its label, the disc a tap beside it
+        reaches it in and the count on it."""
         return [
-            [c, i, *spot, (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
+            [c, i, *spot,
+             under | (1 if (c, i) in movable else 0) | (2 if selected == (c, i) else 0),
              labels.get((c, i)) or self._piece_words(self.colours[c].capitalize(), i,
-                                                     pieces[c][i]), *tap]
-            for c, i, (spot, tap) in _spots(self.layout, tuple(tuple(own) for own in pieces))
+                                                     pieces[c][i]), *tap, count]
+            for c, i, (spot, tap, count, under) in _spots(
+                self.layout, tuple(tuple(own) for own in pieces), movable)
         ]
 
-    def _bursts(self, bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[int]]
-                ) -> list[list[Any]]:
+    def _bursts(self, bursts: Iterable[tuple[int, int, str]], pieces: Sequence[Sequence[int]],
+                on_top: frozenset[PieceId]) -> list[list[Any]]:
         """[x, y, words] of each burst, at its piece's drawn place."""
-        return [[*(_r(v) for v in self.layout.piece_point(c, i, pieces)), words]
+        return [[*(_r(v) for v in self.layout.piece_point(c, i, pieces, on_top)), words]
                 for c, i, words in bursts]
 
     def _set_view(self, view: dict[str, Any]) -> None:
@@ -284,11 +299,14 @@ class Board(ui.element, component="board.js"):
         self.view = view
         self._props["state"] = json.dumps(view, separators=(",", ":"))
 
-    def _plans(self, moves: list[Motion], pieces: Sequence[Sequence[int]]) -> list[Plan]:
+    def _plans(self, moves: list[Motion], pieces: Sequence[Sequence[int]],
+               on_top: Collection[PieceId] = (), shown_on_top: Collection[PieceId] = ()
+               ) -> list[Plan]:
         """The path of every move, starting where the piece was drawn and ending where it will
-        be drawn (a piece sharing a square sits off-centre), with the time per step (all
-        together at most the layout's ``MAX_ANIMATION_MS``), when it starts and where it
-        ends."""
+        be drawn (a piece sharing a square sits off-centre; ``shown_on_top`` and ``on_top``
+        are the pieces raised to a stack's top before and after, the movable ones), with the
+        time per step (all together at most the layout's ``MAX_ANIMATION_MS``), when it
+        starts and where it ends."""
         layout, before = self.layout, self._shown
         paths = []
         for colour, piece, start, end in moves:
@@ -298,9 +316,9 @@ class Board(ui.element, component="board.js"):
                 and piece < len(before[colour])
                 and before[colour][piece] == start
             ):
-                points[0] = layout.piece_point(colour, piece, before)
+                points[0] = layout.piece_point(colour, piece, before, shown_on_top)
             if pieces[colour][piece] == end:
-                points[-1] = layout.piece_point(colour, piece, pieces)
+                points[-1] = layout.piece_point(colour, piece, pieces, on_top)
             paths.append((colour, piece, points, layout.step_ms(end), end))
         total = sum((len(points) - 1) * ms for _, _, points, ms, _ in paths)
         scale = min(1.0, layout.MAX_ANIMATION_MS / total) if total else 1.0

@@ -18,6 +18,9 @@ from selenium.webdriver.common.by import By
 
 from components.board_view import Board
 from components.pages import STYLE
+from parcheesi.games.ludo import layout as ludo_layout
+from parcheesi.games.ludo.board import YARD
+from parcheesi.games.ludo.game import GAME as LUDO
 from parcheesi.games.parcheesi.board import HOME, START
 from parcheesi.games.parcheesi.game import GAME as PARCHEESI
 from parcheesi.games.parcheesi.layout import CELL, piece_point, square_point, start_slots, tap_area
@@ -33,6 +36,10 @@ PIECES: Pieces = (
     (5, 20, 63, 70),  # on its own turn-off square and the last lane square
 )
 TWO_PLAYERS: Pieces = ((START, 3, 40, 66), (), (START, START, 12, HOME), ())
+RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
+LUDO_STACK: Pieces = ((0, 0, 2, YARD), (39, YARD, YARD, YARD), (26, YARD, YARD, YARD),
+                      (13, YARD, YARD, YARD))
+"""Five on Red's start square 0 (Red 1 and 2, Green 1, Yellow 1, Blue 1), Red 3 alone on 2."""
 PIECE_SELECTOR = '[data-testid^="board-piece-"]'
 
 
@@ -67,11 +74,12 @@ async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> 
     assert len(pieces) == 16
     flags = {key: p[6] for key, p in pieces.items() if p[6]}
     assert flags == {(RUBY, 0): 1, (RUBY, 2): 3}
-    for (c, i), (_, _, x, y, r, tap, _, _, *disc) in pieces.items():
+    for (c, i), (_, _, x, y, r, tap, _, _, *disc, count) in pieces.items():
         px, py = piece_point(c, i, PIECES)
         assert (x, y) == (pytest.approx(px, abs=0.05), pytest.approx(py, abs=0.05))
         assert 0 < r <= tap
         assert disc == pytest.approx(tap_area(c, i, PIECES), abs=0.05)
+        assert count == 0  # no square holds more than two
     # Ruby's blockade on square 15 shares one tap disc round the square's centre.
     assert pieces[(RUBY, 2)][8:] == pieces[(RUBY, 3)][8:]
     assert pieces[(RUBY, 2)][8:10] == pytest.approx(square_point(RUBY, 10), abs=0.05)
@@ -82,6 +90,41 @@ async def test_show_sends_pieces_with_flags_positions_and_labels(user: User) -> 
     assert labels[(EMERALD, 3)] == "Emerald piece 4, HOME"
     assert labels[(AMBER, 0)] == "Grandma's piece"
     assert state["moves"] == []
+
+
+async def test_a_stack_is_drawn_with_its_movable_piece_on_top_and_a_count(user: User) -> None:
+    """Five on one Ludo square: the pieces come in drawing order, Red's movable pieces last
+    (the top one carries the count, 5), the others flagged as under the top (4); the badge's
+    place is sent once, with the geometry. With nothing movable, (colour, index) order."""
+    @ui.page("/")
+    def page() -> None:
+        Board(LUDO).show(LUDO_STACK, movable={(RED, 0), (RED, 1), (RED, 2)}, selected=(RED, 0))
+        Board(LUDO).show(LUDO_STACK)
+
+    await user.open("/")
+    moving, waiting = sorted(user.find(Board).elements, key=lambda b: b.id)
+    assert moving._geometry["badge"] == [round(v, 1) for v in ludo_layout.COUNT_BADGE]
+    for board, top, flags in ((moving, (RED, 1), 1), (waiting, (BLUE, 0), 0)):
+        drawn = board.view["pieces"]
+        assert len(drawn) == 16 and all(len(p) == 12 for p in drawn)
+        on_start = [(p[0], p[1]) for p in drawn if p[8:10] == pytest.approx(
+            square_point_ludo(RED, 0), abs=0.05)]
+        assert len(on_start) == 5 and on_start[-1] == top
+        pieces = pieces_by_key(board)
+        assert {key: p[11] for key, p in pieces.items() if p[11]} == {top: 5}
+        assert pieces[top][6] == flags
+        under = {key for key, p in pieces.items() if p[6] & 4}
+        assert under == set(on_start[:-1])
+        for key in on_start:
+            x, y = ludo_layout.piece_point(*key, LUDO_STACK, board._movable)
+            assert pieces[key][2:4] == [pytest.approx(x, abs=0.05), pytest.approx(y, abs=0.05)]
+    pieces = pieces_by_key(moving)
+    assert pieces[(RED, 0)][6] == 4 | 1 | 2  # selected, under the other movable Red piece
+    assert pieces[(RED, 2)][6] == 1 and pieces[(RED, 2)][11] == 0  # alone on square 2
+
+
+def square_point_ludo(colour: int, progress: int) -> tuple[float, float]:
+    return ludo_layout.square_point(colour, progress)
 
 
 async def test_inactive_colours_targets_and_rotation(user: User) -> None:
@@ -299,6 +342,33 @@ def test_a_capture_flashes_a_ring_on_the_board(screen: Screen) -> None:
     flash = screen.selenium.find_element(By.CSS_SELECTOR, "circle.capture-flash")
     assert flash.value_of_css_property("animation-name") == "capture-flash"
     assert flash.value_of_css_property("animation-delay") == "0.075s"  # after the entry
+
+
+@pytest.mark.browser
+def test_a_tap_on_a_stack_takes_its_movable_top_piece(screen: Screen) -> None:
+    """Five on one square, Red to move one of them: a tap on the stack's middle, or on its
+    count, takes Red's piece, drawn on top; the count is shown, hidden from screen readers."""
+    clicks: list[tuple[int, int]] = []
+
+    @ui.page("/")
+    def page() -> None:
+        Board(LUDO, on_piece_click=lambda c, i, _: clicks.append((c, i))).show(
+            LUDO_STACK, movable={(RED, 1)})
+
+    screen.open("/")
+    badge = screen.find_by_css('[data-testid="board-piece-red-2"] .stack-count')
+    assert badge.get_attribute("aria-hidden") == "true"
+    assert badge.text == "5"
+    assert len(screen.selenium.find_elements(By.CSS_SELECTOR, ".stack-count")) == 1
+    board = screen.find_by_css('[data-testid="board"]')
+    scale = board.size["width"] / ludo_layout.SIZE
+    half = ludo_layout.SIZE / 2
+    top_x, top_y = ludo_layout.piece_point(RED, 1, LUDO_STACK, {(RED, 1)})
+    dx, dy, _ = ludo_layout.COUNT_BADGE
+    for x, y in (square_point_ludo(RED, 0), (top_x + dx, top_y + dy)):
+        ActionChains(screen.selenium).move_to_element_with_offset(
+            board, round((x - half) * scale), round((y - half) * scale)).click().perform()
+    screen.wait_for(lambda: clicks == [(RED, 1), (RED, 1)])
 
 
 @pytest.mark.browser

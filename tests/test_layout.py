@@ -16,15 +16,18 @@ import pytest
 from parcheesi.core.geometry import SIZE, TAP_REACH, Rect
 from parcheesi.games.parcheesi.board import (
     COLOURS,
+    FIRST_LANE,
     HOME,
     SAFE_SQUARES,
     START,
     TRACK_LENGTH,
     entry_square,
+    track_square,
     turn_off,
 )
 from parcheesi.games.parcheesi.layout import (
     CELL,
+    COUNT_BADGE,
     GRID,
     HOME_RADIUS,
     PAIR_REACH,
@@ -41,6 +44,7 @@ from parcheesi.games.parcheesi.layout import (
     piece_radius,
     safe_squares,
     square_point,
+    stacking,
     start_circle,
     start_slots,
     tap_area,
@@ -185,13 +189,20 @@ def inside_rect(x: float, y: float, r: float, rect: Rect) -> bool:
     return rx <= x - r and x + r <= rx + w and ry <= y - r and y + r <= ry + h
 
 
+LEGIBLE = 0.6
+"""A piece sharing its cell is drawn at least this share of a lone piece's radius."""
+
+
 def side_by_side(pieces, a: tuple[int, int], b: tuple[int, int], rect: Rect) -> None:
-    """Both pieces drawn wholly inside the cell, white rims included, and clear of each other."""
+    """Both pieces drawn wholly inside the cell, white rims included, at least 60 % of a
+    lone piece's radius, and their discs clear of each other (only the rims may touch), so
+    both are seen whole."""
     (ax, ay), (bx, by) = piece_point(*a, pieces), piece_point(*b, pieces)
-    ra, rb = piece_radius(*a, pieces) + RIM, piece_radius(*b, pieces) + RIM
-    assert inside_rect(ax, ay, ra, rect) and inside_rect(bx, by, rb, rect)
-    assert math.dist((ax, ay), (bx, by)) >= ra + rb
-    assert min(ra, rb) - RIM >= 0.25 * CELL  # still a piece, not a dot
+    ra, rb = piece_radius(*a, pieces), piece_radius(*b, pieces)
+    assert inside_rect(ax, ay, ra + RIM, rect) and inside_rect(bx, by, rb + RIM, rect)
+    assert math.dist((ax, ay), (bx, by)) >= ra + rb - 1e-9
+    assert min(ra, rb) >= LEGIBLE * PIECE_RADIUS  # still a piece, not a dot
+    assert stacking(*a, pieces)[1] == stacking(*b, pieces)[1] == 0  # no count on a pair
 
 
 def test_two_pieces_on_one_square_sit_side_by_side_inside_it() -> None:
@@ -240,6 +251,111 @@ def test_each_piece_of_a_pair_has_half_a_thumb_wide_disc() -> None:
     lone = ((10, START, START, START), (), (), ())
     assert tap_area(RUBY, 0, lone) == (*piece_point(RUBY, 0, lone), TAP_REACH)
     assert 2 * TAP_REACH * PHONE_SCALE >= 44
+
+
+def progress_to(colour: int, square: int) -> int:
+    """The track progress that puts a piece of ``colour`` on ``square``."""
+    return next(p for p in range(FIRST_LANE) if track_square(colour, p) == square)
+
+
+def crowd(count: int, square: int = 15) -> tuple[tuple[int, ...], ...]:
+    """``count`` pieces on track ``square``, colour by colour (which the rules allow up to
+    two), the others in START."""
+    pieces = [[START] * 4 for _ in COLOURS]
+    for k in range(count):
+        pieces[k % 4][k // 4] = progress_to(k % 4, square)
+    return tuple(tuple(own) for own in pieces)
+
+
+def on_cell(pieces, cell: Rect) -> list[tuple[int, int]]:
+    return [(c, i) for c, own in enumerate(pieces) for i in range(len(own))
+            if own[i] not in (START, HOME)
+            and circle_hits_rect(*piece_point(c, i, pieces), 0.01, cell)]
+
+
+def visible_share(disc: tuple[float, float, float], above: list[tuple[float, float, float]]
+                  ) -> float:
+    """The share of a disc (x, y, r) that no disc ``above`` covers (sampled)."""
+    x, y, r = disc
+    step = r / 20
+    inside = seen = 0
+    for i, j in itertools.product(range(-20, 21), repeat=2):
+        px, py = x + i * step, y + j * step
+        if math.dist((px, py), (x, y)) <= r:
+            inside += 1
+            seen += all(math.dist((px, py), (ax, ay)) > ar for ax, ay, ar in above)
+    return seen / inside
+
+
+def check_crowd(pieces, cell: Rect, on_top=()) -> list[tuple[int, int]]:
+    """Every piece on ``cell`` lies wholly inside it with its rim, at least 60 % of a lone
+    piece; a stack's count is on its top piece, with the badge inside the cell, clear of
+    the top piece's middle (its number); the three layers under the top each show at
+    least a tenth of their disc (of more, the lower ones hide under the fourth from the
+    top). Returns the pieces from the lowest layer to the top."""
+    together = on_cell(pieces, cell)
+    count = len(together)
+    layers = sorted(together, key=lambda p: stacking(*p, pieces, on_top)[0])
+    assert [stacking(*p, pieces, on_top)[0] for p in layers] == list(range(count))
+    discs = []
+    for piece in layers:
+        (x, y), r = piece_point(*piece, pieces, on_top), piece_radius(*piece, pieces)
+        assert inside_rect(x, y, r + RIM, cell), (count, piece)
+        assert r >= LEGIBLE * PIECE_RADIUS, (count, piece)
+        assert stacking(*piece, pieces, on_top)[1] == (count if count > 2 else 0)
+        discs.append((x, y, r))
+    if count > 2:
+        tx, ty, tr = discs[-1]
+        dx, dy, br = COUNT_BADGE
+        assert inside_rect(tx + dx, ty + dy, br, cell)
+        assert math.dist((tx + dx, ty + dy), (tx, ty)) >= br + 0.45 * tr
+        covers = [(tx + dx, ty + dy, br)]
+    else:
+        covers = []
+    for k in range(max(0, count - 4), count - 1):  # the four upper layers (more hide)
+        above = [(x, y, r + RIM) for x, y, r in discs[k + 1:]] + covers
+        assert visible_share(discs[k], above) >= 0.1, (count, layers[k])
+    return layers
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 8, 16])
+def test_pieces_sharing_a_track_square_stay_inside_it_and_legible(count: int) -> None:
+    """However many share a square (the rules allow two; a pair sits side by side, more
+    are stacked with a count), each is drawn inside the cell, rim included, at least 60 %
+    of a lone piece's radius, and up to four each show a part of themselves."""
+    for square in (15, 17, 26):  # an arm's right column, its turn-off square, the next arm
+        pieces = crowd(count, square)
+        layers = check_crowd(pieces, track_rect(square))
+        assert len(layers) == count
+        assert layers == sorted(layers)  # with nothing raised, in (colour, index) order
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_pieces_sharing_a_lane_square_stay_inside_it_and_legible(count: int) -> None:
+    for colour in range(4):
+        pieces = [(START,) * 4 for _ in COLOURS]
+        pieces[colour] = (67,) * count + (START,) * (4 - count)
+        assert len(check_crowd(pieces, lane_rect(colour, 67))) == count
+
+
+def test_the_movable_piece_of_a_stack_is_on_top_and_takes_a_tap_on_it() -> None:
+    """The board raises the pieces that may move (``on_top``) to a stack's top: drawn last,
+    with the count, its disc over the cell's centre, so a tap on the stack takes it. The
+    stack's pieces share one tap disc round the cell, beyond the stack."""
+    pieces = crowd(4)
+    for raised in [(RUBY, 0)], [(EMERALD, 0)], [(SAPPHIRE, 0), (AMBER, 0)]:
+        layers = check_crowd(pieces, track_rect(15), raised)
+        assert layers[-len(raised):] == raised
+        top = layers[-1]
+        assert stacking(*top, pieces, raised) == (3, 4)
+        assert math.dist(piece_point(*top, pieces, raised), square_point(RUBY, 10)) < (
+            piece_radius(*top, pieces))
+    for piece in layers:
+        assert tap_area(*piece, pieces) == (*square_point(RUBY, 10), PAIR_REACH)
+        assert hit_radius(*piece, pieces) == piece_radius(*piece, pieces)
+    # a pair keeps its order: both are seen whole
+    pair = crowd(2)
+    assert piece_point(EMERALD, 0, pair, [(RUBY, 0)]) == piece_point(EMERALD, 0, pair)
 
 
 def test_pieces_home_are_as_large_as_their_triangle_allows() -> None:
@@ -334,15 +450,23 @@ def test_safe_squares_and_their_marks() -> None:
 
 
 def test_a_tap_on_a_piece_reaches_no_other_piece() -> None:
-    # Ruby's pair on square 15 between lone Amber pieces on 14 and 16, Amber's neighbours on
-    # 57 and 58, pairs in two lanes, pieces in START and HOME.
-    pieces = ((START, START, 10, 10), (63, 65, 65, HOME), (66, 66, 30, START), (26, 28, 1, 2))
+    """A piece's own tap area reaches no piece of another cell, and a pair's two pieces
+    touch without overlapping. (A stack's pieces overlap: a tap there takes the one drawn on
+    top, see the test above.)"""
+    # Ruby's pair on square 15 between lone Amber pieces on 14 and 16, a stack of four
+    # (Ruby 12, Emerald 63, Sapphire 46, Amber 29) on 17 beside Amber's 16, Amber's
+    # neighbour on 58, pairs in two lanes, pieces in START and HOME.
+    pieces = ((START, 12, 10, 10), (63, 65, 65, HOME), (66, 66, 30, 46), (26, 28, 29, 2))
+    stack = {(RUBY, 1), (EMERALD, 0), (SAPPHIRE, 3), (AMBER, 2)}
+    assert on_cell(pieces, track_rect(17)) == sorted(stack)
     spots = [
-        (piece_point(c, i, pieces), piece_radius(c, i, pieces), hit_radius(c, i, pieces))
+        ((c, i), piece_point(c, i, pieces), piece_radius(c, i, pieces), hit_radius(c, i, pieces))
         for c in range(4)
         for i in range(4)
     ]
-    for k, (point, radius, hit) in enumerate(spots):
+    for k, (piece, point, radius, hit) in enumerate(spots):
         assert hit >= radius
-        for other, other_radius, other_hit in spots[k + 1 :]:
+        for other_piece, other, other_radius, other_hit in spots[k + 1 :]:
+            if {piece, other_piece} <= stack:
+                continue
             assert math.dist(point, other) >= max(hit + other_radius, other_hit + radius) - 1e-9

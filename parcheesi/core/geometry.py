@@ -10,7 +10,7 @@ colour's part of it is the first colour's part turned by quarter turns (:class:`
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -22,6 +22,8 @@ Motion = tuple[int, int, int, int]
 own progress; ``to`` is where pieces wait for a piece sent back."""
 PiecesSeen = Sequence[Sequence[int]]
 """Every colour's pieces' progress, as the engine's ``pieces``."""
+PieceId = tuple[int, int]
+"""(colour, piece index)."""
 
 SIZE = 1000.0
 """Width and height of every board in SVG user units."""
@@ -31,6 +33,8 @@ TAP_REACH = 1.25 * (SIZE / 19)
 """How far from a lone movable piece's centre a tap beside it still reaches it, in board
 units (a cell and a quarter of a 19-cell board): 44 CSS px across on a 390 px wide phone,
 where a board is about 342 px wide. The same on every board."""
+RIM = 2.0
+"""The white rim ``board.js`` draws round every piece, beyond its radius (board units)."""
 
 
 class SafeSquare(NamedTuple):
@@ -55,6 +59,9 @@ class BoardLayout(Protocol):
     FIRST_LANE: int
     TRACK_LENGTH: int
     MAX_ANIMATION_MS: int
+    COUNT_BADGE: tuple[float, float, float]
+    """(dx, dy, r): the count on a stack of pieces (more than two on one square), a disc
+    drawn from its top piece's centre, board units (see :meth:`Crowding.badge`)."""
 
     def __hash__(self) -> int: ...
     def is_track(self, progress: int) -> bool: ...
@@ -68,7 +75,17 @@ class BoardLayout(Protocol):
     def home_triangle(self, colour: int) -> tuple[Point, Point, Point]: ...
     def centre_rect(self) -> Rect: ...
     def square_point(self, colour: int, progress: int, piece_index: int = 0) -> Point: ...
-    def piece_point(self, colour: int, piece_index: int, pieces: PiecesSeen) -> Point: ...
+    def piece_point(self, colour: int, piece_index: int, pieces: PiecesSeen,
+                    on_top: Collection[PieceId] = ()) -> Point:
+        """Where a piece is drawn; of a stack (more than two on one square), ``on_top``
+        pieces take its upper layers (the board raises the movable ones)."""
+        ...
+    def stacking(self, colour: int, piece_index: int, pieces: PiecesSeen,
+                 on_top: Collection[PieceId] = ()) -> tuple[int, int]:
+        """(layer, stack): the piece's layer on its square (0 lowest, drawn first) and, when
+        the pieces there are drawn as a stack with a count (more than two), how many they
+        are, else 0; the stack's top piece (layer ``stack - 1``) carries the count."""
+        ...
     def piece_radius(self, colour: int, piece_index: int, pieces: PiecesSeen) -> float: ...
     def hit_radius(self, colour: int, piece_index: int, pieces: PiecesSeen) -> float: ...
     def tap_area(self, colour: int, piece_index: int, pieces: PiecesSeen
@@ -168,6 +185,75 @@ def companions(place: Callable[[int, int], Hashable | None], colour: int, piece_
         return [(colour, piece_index)]
     return sorted((c, i) for c, own in enumerate(pieces) for i, p in enumerate(own)
                   if place(c, p) == where)
+
+
+def stack_order(together: Sequence[PieceId], on_top: Collection[PieceId] = ()
+                ) -> list[PieceId]:
+    """The pieces of one cell from the lowest layer to the top: in order, except that in a
+    stack (more than two) the ``on_top`` pieces are raised above the others. A pair keeps
+    its order, as both its pieces are seen whole."""
+    if len(together) <= 2:
+        return list(together)
+    return sorted(together, key=lambda piece: piece in on_top)
+
+
+def crowd(place: Callable[[int, int], Hashable | None], colour: int, piece_index: int,
+          pieces: PiecesSeen, on_top: Collection[PieceId] = ()) -> tuple[int, int]:
+    """(layer, how many share the cell) of the given piece (``place`` as for
+    :func:`companions`): layer 0 is drawn first."""
+    layers = stack_order(companions(place, colour, piece_index, pieces), on_top)
+    return layers.index((colour, piece_index)), len(layers)
+
+
+@dataclass(frozen=True)
+class Crowding:
+    """How pieces sharing one cell are drawn, in cells from the cell's centre (x to the
+    right, y downwards, on the unturned board).
+
+    Two sit side by side on the cell's diagonal, the first towards the top-left: as large
+    as the cell allows with their rims inside it while their discs do not overlap (only
+    the white rims touch), so both are seen whole. More make a stack: pieces of
+    ``stack_radius``, fanned along the same diagonal from the lowest layer (top-left) to
+    the top one (bottom-right) over at most ``places`` places (further lower pieces share
+    the lowest), so the lower ones show an edge each, and a count badge in the cell's top
+    right corner over the top piece. Every piece, rim included, and the badge lie inside
+    the cell.
+    """
+
+    rim: float
+    """The white rim round a piece, in cells."""
+    stack_radius: float
+    spread: float
+    """The top piece's offset from the centre along both axes (the lowest's is minus it)."""
+    badge_radius: float
+    places: int = 4
+
+    @property
+    def pair_radius(self) -> float:
+        """The largest radius two pieces on the diagonal may have, touching, rims inside."""
+        return math.floor((0.5 - self.rim) / (1 + math.sqrt(0.5)) * 1000) / 1000
+
+    def spot(self, layer: int, count: int) -> tuple[float, float, float]:
+        """(dx, dy, radius) of the piece on ``layer`` of ``count`` >= 2 on one cell."""
+        if count == 2:
+            d = self.pair_radius * math.sqrt(0.5)
+            return (-d, -d, self.pair_radius) if layer == 0 else (d, d, self.pair_radius)
+        places = min(count, self.places)
+        place = max(0, layer - (count - places))
+        t = self.spread * (2 * place / (places - 1) - 1)
+        return (t, t, self.stack_radius)
+
+    def badge(self) -> tuple[float, float, float]:
+        """(dx, dy, radius) of the count badge from the top piece's centre: the badge sits
+        in the cell's top right corner, a rim's width in from its sides."""
+        corner = 0.5 - self.rim - self.badge_radius
+        return (corner - self.spread, -corner - self.spread, self.badge_radius)
+
+
+def scaled(values: tuple[float, float, float], factor: float) -> tuple[float, float, float]:
+    """Three lengths (e.g. cells) times ``factor`` (e.g. board units per cell)."""
+    a, b, c = values
+    return (a * factor, b * factor, c * factor)
 
 
 def walk(square_point: Callable[[int, int, int], Point], colour: int, start: int, end: int,

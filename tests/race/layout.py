@@ -10,10 +10,10 @@ square is a lane square.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from parcheesi.core import geometry
-from parcheesi.core.geometry import Grid, PiecesSeen, Point, Rect, SafeSquare
+from parcheesi.core.geometry import Grid, PieceId, PiecesSeen, Point, Rect, SafeSquare
 
 from . import board
 
@@ -38,6 +38,8 @@ HOME_SLOTS: tuple[Point, ...] = ((-0.62, 1.12), (0.0, 1.12), (0.62, 1.12), (0.0,
 """Violet's HOME slots inside its triangle (base at y = 1.5, apex at the centre)."""
 CROWD_RADII = (0.42 * CELL, 0.32 * CELL, 0.26 * CELL, 0.26 * CELL)
 """Radius of each of 1..4 pieces of one colour on one square."""
+COUNT_BADGE = (0.0, 0.0, 0.0)
+"""Never drawn: at most four pieces, of one colour, share a square, each seen."""
 START_RADIUS = 0.7 * CELL
 HOME_RADIUS = 0.26 * CELL
 STEP_MS = 90
@@ -99,7 +101,14 @@ def _together(colour: int, piece_index: int, pieces: PiecesSeen) -> list[tuple[i
     return geometry.companions(_place, colour, piece_index, pieces)
 
 
-def piece_point(colour: int, piece_index: int, pieces: PiecesSeen) -> Point:
+def stacking(colour: int, piece_index: int, pieces: PiecesSeen,
+             on_top: Collection[PieceId] = ()) -> tuple[int, int]:
+    """(layer, 0): the pieces of a square are drawn apart, without a count."""
+    return _together(colour, piece_index, pieces).index((colour, piece_index)), 0
+
+
+def piece_point(colour: int, piece_index: int, pieces: PiecesSeen,
+                on_top: Collection[PieceId] = ()) -> Point:
     """A piece's centre; pieces sharing a square sit diagonally or in a 2 x 2 square."""
     x, y = square_point(colour, pieces[colour][piece_index], piece_index)
     together = _together(colour, piece_index, pieces)

@@ -14,10 +14,10 @@ Every shape is first placed in Red's frame, in cell units relative to the board'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ...core import geometry
-from ...core.geometry import Grid, Point, Rect, SafeSquare
+from ...core.geometry import Grid, PieceId, Point, Rect, SafeSquare
 from . import board
 from .board import LAST_TRACK, STARS, START_SQUARES, YARD
 
@@ -47,9 +47,16 @@ START = YARD
 
 PIECE_RADIUS = 0.40 * CELL
 """A lone piece nearly fills its square."""
-CROWD_RADII = (PIECE_RADIUS, 0.30 * CELL, 0.23 * CELL, 0.23 * CELL)
-"""Radius of each of 1, 2, 3 or 4 pieces on one square; more share a 3 x 3 grid."""
-GRID_RADIUS = 0.15 * CELL
+RIM = geometry.RIM
+CROWDING = geometry.Crowding(rim=RIM / CELL, stack_radius=0.28, spread=0.17,
+                             badge_radius=0.25)
+"""Pieces sharing a square (any number may, :class:`~parcheesi.core.geometry.Crowding`):
+two side by side on its diagonal, each 0.275 cells (69 % of a lone piece); three or more as
+a stack of 0.30-cell pieces (75 %), fanned over four places at most, with a count."""
+PAIR_RADIUS = CROWDING.pair_radius * CELL
+STACK_RADIUS = CROWDING.stack_radius * CELL
+COUNT_BADGE = geometry.scaled(CROWDING.badge(), CELL)
+"""The count on a stack's top piece: (dx, dy, radius) from its centre."""
 YARD_RADIUS = 0.55 * CELL
 """Pieces in the yard have room to be large, which helps the tap that brings one out."""
 HOME_RADIUS = 0.26 * CELL
@@ -143,26 +150,24 @@ def _companions(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
     return geometry.companions(_place, colour, piece_index, pieces)
 
 
-def _crowd_offset(rank: int, count: int) -> Point:
-    """Where the ``rank``-th of ``count`` pieces on one cell sits, in cell units from its
-    centre: a diagonal pair, a 2 x 2 square, then a 3 x 3 grid (any number of pieces may
-    share a Ludo square; a tenth and later ones sit on the middle)."""
-    if count == 2:
-        d = 0.22 if rank == 0 else -0.22
-        return (-d, -d)
-    if count <= 4:
-        return ((-0.24, 0.24)[rank % 2], (-0.24, 0.24)[rank // 2])
-    if rank >= 9:
-        return (0.0, 0.0)
-    return ((rank % 3 - 1) * 0.32, (rank // 3 - 1) * 0.32)
+def stacking(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
+             on_top: Collection[PieceId] = ()) -> tuple[int, int]:
+    """(layer, stack): the piece's layer on its square (0 is drawn first) and, in a stack of
+    three or more with a count on its top piece (layer ``stack - 1``), how many, else 0."""
+    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
+    return layer, count if count > 2 else 0
 
 
-def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> Point:
+def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
+                on_top: Collection[PieceId] = ()) -> Point:
+    """Where a piece is drawn: alone in its square's centre; two side by side on the
+    square's diagonal; more in a fanned stack, ``on_top`` pieces uppermost
+    (:data:`CROWDING`)."""
     x, y = square_point(colour, pieces[colour][piece_index], piece_index)
-    together = _companions(colour, piece_index, pieces)
-    if len(together) < 2:
+    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
+    if count < 2:
         return (x, y)
-    du, dv = _crowd_offset(together.index((colour, piece_index)), len(together))
+    du, dv, _ = CROWDING.spot(layer, count)
     return (x + du * CELL, y + dv * CELL)
 
 
@@ -173,11 +178,15 @@ def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]])
     if progress == HOME:
         return HOME_RADIUS
     count = len(_companions(colour, piece_index, pieces))
-    return CROWD_RADII[count - 1] if count <= len(CROWD_RADII) else GRID_RADIUS
+    if count < 2:
+        return PIECE_RADIUS
+    return PAIR_RADIUS if count == 2 else STACK_RADIUS
 
 
 def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    """How far from a piece's centre a tap still reaches it, never over another piece."""
+    """How far from a piece's centre a tap still reaches it, never over a piece of another
+    square: a pair's pieces touch, each has its own disc; a stack's overlap, and a tap on it
+    takes the top one, drawn last."""
     progress = pieces[colour][piece_index]
     if progress == YARD:
         return YARD_HIT

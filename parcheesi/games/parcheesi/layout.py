@@ -15,10 +15,10 @@ which on screen (y down) is the map ``(u, v) -> (v, -u)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ...core import geometry
-from ...core.geometry import Grid, Point, Rect, SafeSquare
+from ...core.geometry import Grid, PieceId, Point, Rect, SafeSquare
 from . import board
 from .board import COLOURS, LANE_LENGTH, entry_square, track_square, turn_off
 
@@ -45,24 +45,29 @@ ARM_SPAN = 17
 
 PIECE_RADIUS = 0.42 * CELL
 """A lone piece nearly fills its cell, so it is easy to tap on a phone."""
-RIM = 2.0
+RIM = geometry.RIM
 """The white rim ``board.js`` draws round every piece, beyond its radius (board units)."""
-PAIR_RADIUS = 0.25 * CELL
-PAIR_OFFSET = 0.21 * CELL
+CROWDING = geometry.Crowding(rim=RIM / CELL, stack_radius=0.28, spread=0.17,
+                             badge_radius=0.25)
+"""Pieces sharing a cell (:class:`~parcheesi.core.geometry.Crowding`): two side by side
+on its diagonal, each 0.27 cells (64 % of a lone piece), more (which the rules never allow)
+as a stack of 0.29-cell pieces (69 %) with a count."""
+PAIR_RADIUS = CROWDING.pair_radius * CELL
+PAIR_OFFSET = PAIR_RADIUS * math.sqrt(0.5)
 """Two pieces on one cell sit side by side on its diagonal, the longest line a cell has:
 each offset by ``PAIR_OFFSET`` along both axes from the centre, both wholly inside the cell
-with their rims (0.21 + 0.25 + rim < 0.5) and clear of each other (2 * 0.21 * sqrt 2 >
-2 * (0.25 + rim))."""
-CROWD_RADIUS = 0.2 * CELL
-CROWD_OFFSET = 0.25 * CELL
-"""More than two on one cell (which the rules never allow) would take its four quarters."""
+with their rims (0.19 + 0.27 + rim < 0.5) and their discs touching (2 * 0.19 * sqrt 2 =
+2 * 0.27): only their white rims overlap."""
+STACK_RADIUS = CROWDING.stack_radius * CELL
+COUNT_BADGE = geometry.scaled(CROWDING.badge(), CELL)
+"""The count on a stack's top piece: (dx, dy, radius) from its centre."""
 START_RADIUS = 0.50 * CELL
 """Pieces in START have room to be larger, which helps the frequent tap that enters one."""
 HOME_RADIUS = 0.30 * CELL
 """The size of a piece in HOME when all four are there; fewer are drawn larger."""
 LONE_HIT = 0.45 * CELL
-"""Tap radius of a lone piece itself: past its rim, yet short of a pair's piece reaching over
-from the next cell."""
+"""Tap radius of a lone piece itself: past its rim, yet short of a pair's or a stack's piece
+reaching over from the next cell."""
 START_HIT = 0.65 * CELL
 TAP_REACH = geometry.TAP_REACH
 PAIR_REACH = 1.6 * CELL
@@ -183,32 +188,33 @@ def _companions(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
     return geometry.companions(_place, colour, piece_index, pieces)
 
 
-def _shared(place: int, count: int) -> tuple[float, float, float]:
-    """(dx, dy, radius) of the ``place``-th of ``count`` pieces on one cell (count >= 2)."""
-    if count == 2:
-        d = -PAIR_OFFSET if place == 0 else PAIR_OFFSET
-        return d, d, PAIR_RADIUS
-    sx, sy = ((-1, -1), (1, 1), (1, -1), (-1, 1))[place % 4]
-    return sx * CROWD_OFFSET, sy * CROWD_OFFSET, CROWD_RADIUS
+def stacking(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
+             on_top: Collection[PieceId] = ()) -> tuple[int, int]:
+    """(layer, stack): the piece's layer on its cell (0 is drawn first) and, in a stack of
+    three or more with a count on its top piece (layer ``stack - 1``), how many, else 0."""
+    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
+    return layer, count if count > 2 else 0
 
 
-def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> Point:
+def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
+                on_top: Collection[PieceId] = ()) -> Point:
     """Where to draw one piece, given every piece's progress (the engine's ``pieces``).
 
     A piece alone on a cell sits in its centre; two on one cell (a blockade, or two colours
     on a safe square; on the track or in a lane) sit side by side on the cell's diagonal,
-    the lower (colour, index) towards the top-left. Pieces HOME share their colour's
-    triangle (:func:`_home_spot`).
+    the lower (colour, index) towards the top-left; more make a fanned stack, ``on_top``
+    pieces uppermost (:data:`CROWDING`). Pieces HOME share their colour's triangle
+    (:func:`_home_spot`).
     """
     progress = pieces[colour][piece_index]
     if progress == HOME:
         return _home_spot(colour, piece_index, pieces)[0]
     x, y = square_point(colour, progress, piece_index)
-    together = _companions(colour, piece_index, pieces)
-    if len(together) < 2:
+    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
+    if count < 2:
         return (x, y)
-    dx, dy, _ = _shared(together.index((colour, piece_index)), len(together))
-    return (x + dx, y + dy)
+    dx, dy, _ = CROWDING.spot(layer, count)
+    return (x + dx * CELL, y + dy * CELL)
 
 
 def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
@@ -219,26 +225,23 @@ def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]])
         return START_RADIUS
     if progress == HOME:
         return _home_spot(colour, piece_index, pieces)[1]
-    together = _companions(colour, piece_index, pieces)
-    if len(together) < 2:
+    count = len(_companions(colour, piece_index, pieces))
+    if count < 2:
         return PIECE_RADIUS
-    return _shared(together.index((colour, piece_index)), len(together))[2]
+    return PAIR_RADIUS if count == 2 else STACK_RADIUS
 
 
 def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
     """How far from a piece's centre a tap lands on the piece itself: beyond the drawn piece
-    where there is room (phones), but never over another piece, so a tap on a piece is its
-    own. (A tap further away may still reach it: :func:`tap_area`.)"""
+    where there is room (phones), but never over a piece of another cell, so a tap on a
+    piece is its own. A pair's pieces touch, so each has its own disc; a stack's pieces
+    overlap, and a tap on it takes the top one, drawn last. (A tap further away may still
+    reach a piece: :func:`tap_area`.)"""
     progress = pieces[colour][piece_index]
     if progress == START:
         return START_HIT
-    if progress == HOME:
+    if progress == HOME or len(_companions(colour, piece_index, pieces)) > 1:
         return piece_radius(colour, piece_index, pieces)
-    together = _companions(colour, piece_index, pieces)
-    if len(together) == 2:
-        return PAIR_OFFSET * math.sqrt(2)  # half the distance to the other piece
-    if len(together) > 2:
-        return CROWD_RADIUS
     return LONE_HIT
 
 
