@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nicegui import ui
+from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.server.charts import Charts, Luck, charts_of
 from parcheesi.server.live import Seat
@@ -84,10 +85,11 @@ def finished_game(raw: dict[str, Any]) -> Game | str:
 # --- words ---------------------------------------------------------------------------------
 
 def outcome(game: Game) -> str:
-    """"<title> · Ruby won · 212 rolls"."""
+    """"<title> · Ruby won · 212 rolls in play" (the opening rolls, which only decide who
+    starts, are not counted: a record's verification counts them too)."""
     winner = game.record.result.get("winner") if game.record.result else None
     won = f"{winner.title()} won" if winner else "no winner"
-    return f"{game.record.rules.title} · {won} · {game.charts.race.rolls} rolls"
+    return f"{game.record.rules.title} · {won} · {game.charts.race.rolls} rolls in play"
 
 
 def race_lines(game: Game) -> list[str]:
@@ -282,8 +284,7 @@ class ChartsView:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        ui.label("How the game went").classes("text-2xl font-bold").props(
-            'role=heading aria-level=1')
+        TextElement(tag="h1", text="How the game went")
         ui.label(outcome(game)).classes("text-base").props('data-testid=charts-outcome')
         self.race = self._chart("The race", "race", race_options(game), race_summary(game),
                                 race_lines(game), "▼ marks a capture: on the captured "

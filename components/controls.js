@@ -1,5 +1,6 @@
-// The table's controls as one component: the dice and whose roll they are, the dice chips, Roll,
-// the piece buttons, the movement options, Hint and Play best, and the status line. Everything
+// The table's controls as one component: the status line (first, so that on a phone what just
+// happened sits right under the board), the dice and whose roll they are, the dice chips, Roll,
+// the piece buttons, the movement options and questions, Hint and Play best. Everything
 // comes from Python as one JSON state (components/controls.py); a click sends one `press` (or
 // `chip`) event back. An update of the table is one new state, which Vue patches in place.
 import Dice from "dice";
@@ -25,6 +26,9 @@ export default {
   },
   template: `
     <div>
+      <div class="nicegui-column w-full">
+        <div class="text-base status-line" data-testid="status" aria-live="polite" role="status">{{ s.status }}</div>
+      </div>
       <div class="nicegui-row row dice-row items-center gap-3 w-full no-wrap">
         <div class="nicegui-column dice-box">
           <Dice data-testid="dice" role="img" :aria-label="s.dice.label" :faces="s.dice.faces"
@@ -52,7 +56,7 @@ export default {
                 :disabled="!p[0]" :aria-label="p[2]"
                 @click="press($event, 'piece', k, false)">{{ k + 1 }}</button>
       </div>
-      <div class="nicegui-column w-full min-h-[44px]">
+      <div :class="['nicegui-column', 'w-full', 'options-box', { 'options-empty': !s.options.length && s.note === null }]">
         <div :class="['text-grey-8', { hidden: s.note === null }]">{{ s.note }}</div>
         <div class="nicegui-row row gap-2 w-full">
           <button v-for="(o, k) in s.options" :key="s.set + '-' + k" type="button"
@@ -67,9 +71,6 @@ export default {
         <button type="button" class="btn btn-md tone-primary btn-outline" :data-stamp="s.stamp"
                 data-testid="play-best" :disabled="!s.hint"
                 @click="press($event, 'best', 0, false)">Play best</button>
-      </div>
-      <div class="nicegui-column w-full">
-        <div class="text-base min-h-[1.5em]" data-testid="status" aria-live="polite" role="status">{{ s.status }}</div>
       </div>
     </div>
   `,

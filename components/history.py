@@ -18,6 +18,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse, Response
 from nicegui import events, ui
+from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.events import Rolled
 from parcheesi.core.registry import plays, rules_for
@@ -132,7 +133,7 @@ async def my_games_page(server: Server, browser: str, host: bool,
     now = server.hub.wall()
     online: list[tuple[GameRow, ui.element]] = []
     with ui.column().classes("w-full max-w-xl mx-auto p-4 gap-3"):
-        ui.label("My games").classes("text-2xl font-bold")
+        TextElement(tag="h1", text="My games")
         if host:
             ui.label("You are on the server's own machine, so every game on it is listed."
                      ).classes("text-sm text-grey-8")
@@ -183,11 +184,24 @@ def import_box(keep: Callable[[dict[str, Any]], None]) -> None:
             keep(json.loads(data))
             ui.navigate.to(IMPORTED_URL)
 
-        ui.upload(on_upload=received, auto_upload=True, max_file_size=MAX_RECORD_BYTES,
-                  on_rejected=lambda: error.set_text(
-                      f"A record is a JSON file of at most {MAX_RECORD_BYTES // 1_000_000} MB.")
-                  ).props('accept=".json,application/json" label="Record file" flat bordered '
-                          'data-testid=import-record').classes("w-full")
+        upload = ui.upload(
+            on_upload=received, auto_upload=True, max_file_size=MAX_RECORD_BYTES,
+            on_rejected=lambda: error.set_text(
+                f"A record is a JSON file of at most {MAX_RECORD_BYTES // 1_000_000} MB.")
+        ).props('accept=".json,application/json" flat bordered data-testid=import-record'
+                ).classes("w-full")
+        upload.add_slot("header", PICK_RECORD)
+        upload.add_slot("list")  # no "0.0B / 0.00%", no unnamed buttons: the error says it
+
+
+PICK_RECORD = """
+<q-btn flat no-caps icon="upload_file" label="Choose a record file" class="w-full"
+       @click="props.pickFiles" />
+<input type="file" class="q-uploader__input" hidden accept=".json,application/json"
+       aria-label="Record file" @change="props.addFiles($event.target.files)">
+"""
+"""The import's header: a button, and beside it (not in it, as in Quasar's own header) the
+file input it opens, which the uploader finds by its class."""
 
 
 IMPORTED_URL = "/replay/imported"
@@ -261,7 +275,7 @@ class ReplayView:
             for k, line in enumerate(self.lines) if k)
         with ui.expansion("Moves", value=True).classes("w-full").props('dense'):
             self.log = ui.html(entries, sanitize=False).classes("log replay-log text-sm").props(
-                'data-testid=log role=list aria-label="Moves, oldest first"')
+                'data-testid=log role=list aria-label="Moves, oldest first" tabindex=0')
         self.log.on("click", lambda e: self.show(int(e.args)), js_handler=(
             "(e) => { const s = e.target.closest('[data-step]'); if (s) emit(s.dataset.step); }"))
 
@@ -362,12 +376,13 @@ async def replay_page(record_json: dict[str, Any] | None, game_id: str | None,
     replayed = None if record_json is None else await asyncio.to_thread(_replayed, record_json)
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
         if not isinstance(replayed, tuple):
+            TextElement(tag="h1", text="Replay")
             ui.label(replayed or "There is no such game here.").props(
                 'role=alert data-testid=replay-error')
             ui.link("My games", "/games")
             return
         record, steps = replayed
-        ui.label(f"Replay of {record.rules.title}").classes("text-lg font-bold")
+        TextElement(tag="h1", text=f"Replay of {record.rules.title}").classes("text-lg")
         ui.label(", ".join(s.description(record.rules.colours) for s in record.seats)
                  ).classes("text-sm")
         ReplayView(record, steps, on_continue)

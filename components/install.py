@@ -14,8 +14,9 @@ from parcheesi.core.registry import games
 
 from .palette import PRIMARY
 
-APP_NAME = "Parcheesi"
-"""The app's name: the top bar, the pages' titles, the home screen."""
+APP_NAME = "Family Table"
+"""The app's name, for every game it serves: the top bar, the pages' titles, the home
+screen (the package and the command keep their own name)."""
 
 ICONS = Path(__file__).parent / "static" / "icons"
 ICONS_URL = "/icons"
@@ -24,6 +25,7 @@ BACKGROUND = "#f6efe4"
 """The board's paper colour: the splash screen behind the icon."""
 
 HEAD = (f'<link rel="manifest" href="{MANIFEST_URL}">'
+        f'<link rel="icon" type="image/png" href="{ICONS_URL}/icon-192.png">'
         f'<link rel="apple-touch-icon" href="{ICONS_URL}/apple-touch-icon.png">'
         f'<meta name="theme-color" content="{PRIMARY}">')
 """What every page's head says about the app."""

@@ -1,4 +1,5 @@
-"""The online room: lobby (code, invitation, seats, ready, start) and the host's seat tools.
+"""The online room: lobby (code, invitation, seats, ready, start), and what a room adds to
+its table (the host's tools, the seat's, the reactions, who is away).
 
 Seat tokens never reach the page's HTML: they live in the browser's ``localStorage`` and are
 read by a small script when a room page opens. The server keeps only their hashes.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import segno
 from nicegui import Client, ui
@@ -17,7 +18,19 @@ from nicegui import Client, ui
 from parcheesi.core.registry import rules_for
 from parcheesi.server.clocks import clock_words
 from parcheesi.server.live import HUMAN, NAME_LENGTH
-from parcheesi.server.rooms import Room, RoomError, Rooms, RoomSeat, RoomStatus
+from parcheesi.server.rooms import (
+    ABSENT_BEFORE_REPLACE,
+    Room,
+    RoomError,
+    Rooms,
+    RoomSeat,
+    RoomStatus,
+)
+
+from .reactions import ReactionFeed, ReactionPicker
+
+if TYPE_CHECKING:
+    from .table import TableView
 
 TOKEN_PREFIX = "parcheesi-seat-"
 COPY_ICON = "M8 3h11v13h-2V5H8zM5 7h10v14H5zm2 2v10h6V9z|0 0 24 24"
@@ -63,11 +76,18 @@ async def stored_room_codes() -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def qr_svg(url: str, title: str = "QR code of the invitation link") -> str:
+def qr_svg(url: str, title: str = "QR code of the invitation link", fit: bool = False) -> str:
+    """The QR code of ``url`` as SVG, 4 px a module; ``fit``: without a size of its own, to
+    fill its box (a TV's corner, sized by the screen)."""
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False,
-                                    svgns=True, title=title)
+                                    svgns=True, title=title, omitsize=fit)
     return buffer.getvalue().decode()
+
+
+def spaced_code(code: str) -> str:
+    """A room code as people read it aloud and type it: two groups of four."""
+    return f"{code[:4]} {code[4:]}"
 
 
 def waiting_words(room: Room) -> str:
@@ -112,7 +132,7 @@ class LobbyView:
             ui.label(clock_line(room)).classes("text-sm").props('data-testid=room-clock')
             with ui.row().classes("items-center gap-3"):
                 ui.label("Room code").classes("text-lg")
-                ui.label(" ".join([room.code[:4], room.code[4:]])).classes(
+                ui.label(spaced_code(room.code)).classes(
                     "text-2xl font-mono font-bold tracking-widest").props(
                     f'data-testid=room-code aria-label="Room code {" ".join(room.code)}"')
             with ui.row().classes("items-center gap-2 w-full"):
@@ -121,8 +141,11 @@ class LobbyView:
                 ui.button(icon=COPY_ICON, on_click=self.copy_link).props(
                     'flat round dense aria-label="Copy the invitation link"')
             with ui.row().classes("items-start gap-6"):
-                ui.html(qr_svg(invite_url), sanitize=False).classes("w-40").props(
-                    'data-testid=invite-qr')
+                with ui.column().classes("gap-1 items-center qr-figure"):
+                    ui.html(qr_svg(invite_url), sanitize=False).classes("w-40 qr-code").props(
+                        'data-testid=invite-qr')
+                    ui.label("Scan to join this room").classes("qr-caption").props(
+                        'data-testid=invite-qr-caption')
                 if tv_url:
                     self._tv(tv_url)
             self.name = ui.input("Your name (optional)").props(
@@ -148,10 +171,13 @@ class LobbyView:
 
     @staticmethod
     def _tv(url: str) -> None:
-        """The room's TV view: its link, and its QR code for the device that shows it."""
-        with ui.column().classes("gap-1 items-center"):
+        """The room's TV view: its link, and its QR code for the device that shows it (each
+        QR code says what it opens, so nobody scans the TV's to join)."""
+        with ui.column().classes("gap-1 items-center qr-figure"):
             ui.html(qr_svg(url, "QR code of the TV view"), sanitize=False).classes(
-                "w-28").props('data-testid=tv-qr')
+                "w-28 qr-code").props('data-testid=tv-qr')
+            ui.label("Scan to open the TV view").classes("qr-caption").props(
+                'data-testid=tv-qr-caption')
             ui.link("TV view", url, new_tab=True).classes("touch-target").props(
                 'data-testid=tv-link aria-label="Open the TV view of this room"')
 
@@ -280,15 +306,55 @@ class LobbyView:
             self.message.set_text(str(error))
 
 
+def table_tools(rooms: Rooms, room: Room, token: str | None, view: TableView) -> None:
+    """What a room adds to its table, beside the player badges where everyone looks: a
+    seated player's reactions and seat tools, the host's tools; the room's reactions shown
+    over the table; and the status line kept true about who is away."""
+    colour = room.colour_of(token)
+    with view.room_bar:
+        if colour is not None:
+            ReactionPicker(rooms, room, token)
+        if colour is not None and colour == room.host:
+            HostTools(rooms, room, token)
+        seat_tools(rooms, room, token)
+    ReactionFeed(rooms, room)
+    follow_presence(rooms, room, view)
+
+
+def follow_presence(rooms: Rooms, room: Room, view: TableView) -> None:
+    """Draw the table again when a player's page comes or goes, so its status line says
+    who it waits for ("Sam is away: waiting for them"); a table still catching up on
+    actions it missed is left to do that first (it draws the presence with them)."""
+    drawn = {"away": rooms.away(room)}
+
+    def changed(_: Room) -> None:
+        if view.root.is_deleted:
+            rooms.unsubscribe(room, changed)
+            return
+        away = rooms.away(room)
+        if away == drawn["away"] or view.version_seen != view.game.version:
+            return
+        drawn["away"] = away
+        with view.root:
+            view.redraw([])
+
+    rooms.subscribe(room, changed)
+    ui.context.client.on_delete(lambda: rooms.unsubscribe(room, changed))
+
+
 def seat_tools(rooms: Rooms, room: Room, token: str | None) -> None:
     """For a player during play: let the room's stand-in computer play the seat for a while
-    (going out, a call), and take it back later from this browser."""
+    (going out, a call; in the *My seat* menu), and take it back later from this browser
+    (a button in view, with what plays the seat meanwhile)."""
     if room.colour_of(token) is None:
         return
-    box = ui.row().classes("w-full items-center gap-2").props('data-testid=seat-tools')
+    box = ui.row().classes("items-center gap-2").props('data-testid=seat-tools')
     shown: dict[str, object] = {"drawn": None}
 
     def redraw(_: Room | None = None) -> None:
+        if box.is_deleted:  # the page moved on to the room's next game
+            rooms.unsubscribe(room, redraw)
+            return
         colour = room.colour_of(token)
         seat = room.seats.get(colour) if colour is not None else None
         state = None if seat is None or room.status != RoomStatus.PLAYING else seat.away
@@ -301,13 +367,17 @@ def seat_tools(rooms: Rooms, room: Room, token: str | None) -> None:
         with box:
             if state:
                 ui.label(f"A {room.stand_in} computer is playing your seat.").props(
-                    'role=status data-testid=seat-away')
+                    'role=status data-testid=seat-away').classes("text-sm")
                 ui.button("Take my seat back", on_click=lambda: change(rooms.take_back)).props(
-                    'data-testid=take-back-seat color=primary')
-            else:
-                ui.button("Let a computer play for me",
-                          on_click=lambda: change(rooms.hand_over)).props(
-                    'data-testid=hand-over-seat outline')
+                    'dense no-caps data-testid=take-back-seat color=primary').classes(
+                    "room-tool")
+            else:  # a menu: a press on the turn line should not hand the seat over
+                with ui.button("My seat").props(
+                        'outline dense no-caps data-testid=seat-menu').classes("room-tool"), \
+                        ui.menu():
+                    ui.menu_item("Let a computer play for me",
+                                 on_click=lambda: change(rooms.hand_over)).props(
+                        'data-testid=hand-over-seat')
 
     async def change(work: Callable[[Room, str | None], Awaitable[None]]) -> None:
         try:
@@ -321,38 +391,129 @@ def seat_tools(rooms: Rooms, room: Room, token: str | None) -> None:
     redraw()
 
 
-def host_tools(rooms: Rooms, room: Room, token: str | None) -> None:
-    """For the host during play: hand a seat whose player has gone to a computer."""
-    if room.colour_of(token) != room.host:
-        return
-    box = ui.column().classes("w-full gap-1")
-    rules = rules_for(room.kind)
-    level = {"value": rules.default_level}
+HOST_REFRESH = 5.0
+"""Seconds between the host tools' looks at who may be replaced (a minute away passes with no
+event to tell the page)."""
 
-    def redraw() -> None:
-        box.clear()
-        absent = rooms.replaceable(room)
-        if not absent:
+
+class HostTools:
+    """For the host during play: a *Host* button beside the badges, marked with the number of
+    players who may be replaced (away for a minute, or out of time three moves in a row),
+    opening a dialog that lists them; replacing one asks first, since that player can no
+    longer play the seat in this game."""
+
+    def __init__(self, rooms: Rooms, room: Room, token: str | None) -> None:
+        self.rooms = rooms
+        self.room = room
+        self.token = token
+        self.rules = rules_for(room.kind)
+        self.level = self.rules.default_level
+        self.asked: int | None = None
+        """The seat the confirmation asks about."""
+        self.drawn: tuple[tuple[int, str], ...] | None = None
+        with ui.button("Host", on_click=self.open).props(
+                'outline dense no-caps data-testid=host-menu').classes("room-tool") as self.button:
+            self.count = ui.badge("", color="negative").props(
+                'floating data-testid=host-count aria-hidden=true')
+        with ui.dialog().props('data-testid=host-dialog aria-label="Host tools"'
+                               ) as self.dialog, ui.card().classes(
+                "host-card"):
+            ui.label("Host tools").classes("text-lg font-medium")
+            self.intro = ui.label("").classes("text-sm").props('data-testid=host-intro')
+            self.choice = ui.select({lv: lv.title() for lv in self.rules.table_levels},
+                                    value=self.level, label="Computer level",
+                                    on_change=self._level).classes("w-40").props(
+                'data-testid=replace-level')
+            self.absent = ui.column().classes("w-full gap-2")
+            ui.button("Close", on_click=self.dialog.close).props(
+                'flat no-caps data-testid=host-close').classes("self-end")
+        with ui.dialog().props('data-testid=replace-dialog aria-label="Replace a player?"'
+                               ) as self.confirm, ui.card():
+            self.question = ui.label("").props('data-testid=replace-question')
+            with ui.row().classes("gap-2 justify-end w-full"):
+                ui.button("Cancel", on_click=self.confirm.close).props(
+                    'flat no-caps data-testid=replace-cancel')
+                ui.button("Replace", on_click=self.replace).props(
+                    'no-caps color=negative data-testid=replace-confirm')
+        rooms.subscribe(room, self.refresh)
+        ui.context.client.on_delete(lambda: rooms.unsubscribe(room, self.refresh))
+        ui.timer(HOST_REFRESH, self.refresh)
+        self.refresh()
+
+    def _level(self, event: Any) -> None:
+        self.level = event.value
+
+    def who(self, colour: int) -> str:
+        """The seat's player by name (their colour's when they gave none)."""
+        return self.room.seats[colour].name or self.rules.colours[colour].title()
+
+    def why(self, colour: int) -> str:
+        """Why the seat may be replaced, e.g. "away for 2 min"."""
+        away = self.rooms.absent_for(self.room, colour)
+        if away >= ABSENT_BEFORE_REPLACE:
+            return f"away for {int(away // 60)} min"
+        return "time ran out three moves in a row"
+
+    def refresh(self, _: Room | None = None) -> None:
+        """Show who may be replaced now (only what changed is drawn again)."""
+        if self.button.is_deleted:  # the page moved on to the room's next game
+            self.rooms.unsubscribe(self.room, self.refresh)
             return
-        with box:
-            ui.label("Some players have been away for a minute, or their time ran out three "
-                     "moves in a row. You may let a computer take their seat.").classes(
-                "text-sm")
-            ui.select({lv: lv.title() for lv in rules.table_levels}, value=level["value"],
-                      label="Computer level",
-                      on_change=lambda e: level.update(value=e.value)).classes("w-40")
-            for colour in absent:
-                name = rules.colours[colour]
-                ui.button(f"Replace {name.title()} with a computer",
-                          on_click=lambda c=colour: replace(c)).props(
-                    f'data-testid=replace-seat-{name} outline')
+        listed = tuple((colour, self.why(colour)) for colour in self.rooms.replaceable(self.room))
+        if listed == self.drawn:
+            return
+        self.drawn = listed
+        self.count.set_text(str(len(listed)))
+        self.count.set_visibility(bool(listed))
+        self.button.props['aria-label'] = (
+            f"Host tools: {len(listed)} player{'s' if len(listed) > 1 else ''} may be replaced"
+            if listed else "Host tools")
+        self.choice.set_visibility(bool(listed))
+        self.intro.set_text(
+            "These players have been away for a minute, or their time ran out three moves in "
+            "a row. You may let a computer take their seat." if listed else
+            "Everyone is here. When a player has been away for a minute, or their time ran "
+            "out three moves in a row, you may let a computer take their seat here.")
+        self.absent.clear()
+        with self.absent:
+            for colour, why in listed:
+                self._absent_row(colour, why)
 
-    async def replace(colour: int) -> None:
+    def _absent_row(self, colour: int, why: str) -> None:
+        name = self.rules.colours[colour]
+        with ui.row().classes("items-center gap-2 w-full no-wrap"):
+            with ui.column().classes("gap-0 grow"):
+                ui.label(f"{self.who(colour)} ({name.title()})").classes("font-medium")
+                ui.label(why).classes("text-sm text-grey-8")
+            button = ui.button("Replace with a computer",
+                               on_click=lambda c=colour: self.ask(c)).props(
+                f'outline no-caps data-testid=replace-seat-{name}')
+            button.props['aria-label'] = f"Replace {self.who(colour)} with a computer"
+
+    def open(self) -> None:
+        self.refresh()
+        self.dialog.open()
+
+    def ask(self, colour: int) -> None:
+        """Ask before replacing: the player can no longer play this seat in this game."""
+        self.asked = colour
+        who = self.who(colour)
+        self.question.set_text(f"Replace {who} with a {self.level} computer? {who} can no "
+                               "longer play this seat in this game.")
+        self.confirm.open()
+
+    async def replace(self) -> None:
+        """The host confirmed: the seat's player is replaced (unless they came back)."""
+        colour, self.asked = self.asked, None
+        self.confirm.close()
+        if colour is None:
+            return
         try:
-            await rooms.replace(room, token, colour, level["value"])
+            await self.rooms.replace(self.room, self.token, colour, self.level)
         except RoomError as error:
             ui.notify(str(error), type="negative")
-        redraw()
-
-    redraw()
-    ui.timer(5.0, redraw)
+        else:
+            self.dialog.close()
+            ui.notify(f"A {self.level} computer plays {self.rules.colours[colour].title()} "
+                      "now.")
+        self.refresh()

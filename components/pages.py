@@ -15,10 +15,11 @@ from fastapi import HTTPException
 from fastapi.responses import JSONResponse, Response
 from nicegui import app, background_tasks, ui
 from nicegui.client import ClientConnectionTimeout
+from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
 from parcheesi.server import fairness
-from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError
+from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError, next_opening
 from parcheesi.server.records import Record, Step, stored_record
 from parcheesi.server.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.server.runner import ensure_runner
@@ -33,20 +34,20 @@ from .lobby import (
     ask_browser,
     forget_token,
     game_words,
-    host_tools,
     read_token,
-    seat_tools,
     store_token,
+    table_tools,
 )
 from .palette import PRIMARY, tone_css
 from .presses import PRESS_SCRIPT
+from .reactions import ReactionFeed
 from .rules_page import rules_content
 from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
 from .turns import TURN_SCRIPT, your_games, your_games_list
-from .tv import TvView
+from .tv import Invitation, TvView, join_box
 
 CONNECT_WAIT = 30.0
 """Seconds a page waits for its browser's socket; a page that never connects is dropped."""
@@ -56,6 +57,8 @@ RECONNECT_WAIT = 60.0
 
 def register(server: Server) -> None:
     """Serve the pages of ``server`` (NiceGUI keeps one set of addresses per process)."""
+    # Quasar's loading bar (shown while the page fetches) is a progressbar: it needs a name.
+    app.config.quasar_config["loadingBar"]["aria-label"] = "Loading"
 
     @ui.page("/")
     async def home() -> None:
@@ -173,13 +176,16 @@ def page_head(title: str) -> None:
     ui.page_title(title)
 
 
-def frame(server: Server, title: str) -> ui.header:
-    """Head, colours and the top bar shared by every page (returned for extra buttons)."""
+def frame(server: Server, title: str, game: str = "") -> ui.header:
+    """Head, colours and the top bar shared by every page (returned for extra buttons);
+    ``game``: the name of the game a table plays, said beside the app's."""
     page_head(title)
     with ui.header().classes("app-header items-center px-3 py-1 shadow-sm") as header:
         ui.link(APP_NAME, "/").classes(
             "text-xl font-bold no-underline touch-target").props(
             f'aria-label="{APP_NAME} home"')
+        if game:
+            ui.label(game).classes("header-game text-base").props('data-testid=header-game')
         ui.space()
         ui.link("My games", "/games").classes("text-base touch-target").props(
             'data-testid=my-games')
@@ -187,6 +193,12 @@ def frame(server: Server, title: str) -> ui.header:
             'data-testid=rules-link')
     server.notice.banner()
     return header
+
+
+def page_heading(text: str, hidden: bool = False) -> None:
+    """The page's level-one heading; ``hidden``: for screen readers only, on a page that
+    shows what it is otherwise (a table, a lobby)."""
+    TextElement(tag="h1", text=text).classes("visually-hidden" if hidden else "")
 
 
 async def socket_connected() -> bool:
@@ -217,7 +229,7 @@ async def keep_or_replace(server: Server, owner: str) -> bool:
     current = await server.hub.local_game(owner)
     if current is None or current.over:
         return True
-    with ui.dialog() as dialog, ui.card():
+    with ui.dialog().props('aria-label="Start a new game?"') as dialog, ui.card():
         ui.label("Abandon the game in progress and start a new one?")
         with ui.row():
             ui.button("Keep playing", on_click=lambda: dialog.submit(False)).props(
@@ -258,6 +270,7 @@ async def home_page(server: Server) -> None:
     game = await server.hub.local_game(browser_id())
     local = game is not None and not game.over
     with ui.column().classes("w-full max-w-md mx-auto p-4 gap-4 items-stretch"):
+        page_heading(APP_NAME, hidden=True)
         ui.label(tagline()).classes("text-lg")
         resume_box = ui.column().classes("w-full gap-2 items-stretch")
         ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
@@ -286,7 +299,7 @@ async def home_page(server: Server) -> None:
         with resume_box:
             if not local and not online:
                 return
-            with ui.dialog() as choose, ui.card():
+            with ui.dialog().props('aria-label="Resume a game"') as choose, ui.card():
                 ui.label("Which game do you want to continue?")
                 if local:
                     ui.button("The game on this device", on_click=lambda: ui.navigate.to(
@@ -348,31 +361,43 @@ async def new_game_page(server: Server) -> None:
         ui.navigate.to("/play")
 
     with ui.column().classes("w-full max-w-xl mx-auto p-4"):
+        page_heading("New game")
         SetupForm(start)
 
 
 async def play_page(server: Server) -> None:
-    header = frame(server, APP_NAME)
     game = await server.hub.local_game(browser_id(), finished_too=True)
     if game is None:
+        frame(server, APP_NAME)
         ui.navigate.to("/")
         return
+    header = frame(server, f"{game.rules.title} · {APP_NAME}", game.rules.title)
     settings = Settings(app.storage.user)
     humans = [s.colour for s in game.seats.values() if s.is_human]
     local = humans[0] if game.mode == "solo" and humans else None
     owner = browser_id()
 
     async def play_again() -> None:
-        """The same seats again, with new dice (a second tap finds a game in progress)."""
+        """The same seats again, with new dice, the opening roll begun by the next seat (a
+        second tap finds a game in progress)."""
         current = await server.hub.local_game(owner)
-        if current is None:
-            await server.hub.create_local(owner, game.mode, list(game.seats.values()),
-                                          game.kind, game.house)
+        last = await server.store.game(game.id)
+        if current is None and last is not None:
+            seats = list(game.seats.values())
+            await server.hub.create_local(owner, game.mode, seats, game.kind, game.house,
+                                          start=next_opening(last, seats, game.house))
         ui.navigate.to("/play")
 
+    async def switch_seat(colour: int, human: bool) -> None:
+        try:
+            await server.hub.switch_seat(game, colour, human)
+        except SetupError as error:
+            ui.notify(str(error), type="warning")
+
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
+        page_heading(game.rules.title, hidden=True)
         view = TableView(LocalSeating(game, local), settings, lambda: ui.navigate.to("/new"),
-                         play_again)
+                         play_again, switch_seat=switch_seat)
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, server.config.pace)
@@ -424,15 +449,18 @@ def reachable_base(port: int) -> str:
 
 
 async def room_page(server: Server, code: str) -> None:
-    header = frame(server, f"Room · {APP_NAME}")
     rooms = server.rooms
     try:
         room = await rooms.find(code, *requester())
     except RoomError as error:
+        frame(server, f"Room · {APP_NAME}")
         with ui.column().classes("w-full max-w-md mx-auto p-4"):
+            page_heading("Room")
             ui.label(str(error)).props('role=alert data-testid=room-error')
             ui.link("Home", "/")
         return
+    title = rules_for(room.kind).title
+    header = frame(server, f"{title} room · {APP_NAME}", title)
     client = ui.context.client
     keys = requester()
     browser = browser_id()
@@ -449,6 +477,7 @@ async def room_page(server: Server, code: str) -> None:
     # following the room only when the page is gone for good.
     client.on_connect(lambda: rooms.connect(room, room.colour_of(seat["token"])))
     client.on_disconnect(lambda: rooms.disconnect(room, room.colour_of(seat["token"])))
+    page_heading(f"{rules_for(room.kind).title} room", hidden=True)
     content = ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2")
     shown: dict[str, str | None] = {"game": None}
 
@@ -528,11 +557,11 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
     elif colour is None:
         ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
     guest = colour is not None and colour != room.host
-    view = TableView(RoomSeating(rooms, room, token, game, colour), settings,
-                     lambda: ui.navigate.to("/new"), play_again, leave if guest else None)
+    seating = RoomSeating(rooms, room, token, game, colour)
+    view = TableView(seating, settings, lambda: ui.navigate.to("/new"), play_again,
+                     leave if guest else None, away=seating.away)
     tv_link(room.code)
-    seat_tools(rooms, room, token)
-    host_tools(rooms, room, token)
+    table_tools(rooms, room, token, view)  # on the turn line: reactions, host, seat
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, server.config.pace)
@@ -556,6 +585,7 @@ async def tv_page(server: Server, code: str) -> None:
         room = await rooms.find(code, *requester())
     except RoomError as error:
         with ui.column().classes("w-full max-w-md mx-auto p-4"):
+            page_heading("TV view")
             ui.label(str(error)).classes("text-xl").props('role=alert data-testid=tv-error')
             ui.link("Home", "/").classes("touch-target")
         return
@@ -563,7 +593,10 @@ async def tv_page(server: Server, code: str) -> None:
         return
     reduced = bool(await ask_browser(
         "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
+    page_heading(f"{rules_for(room.kind).title} on TV", hidden=True)
     content = ui.element("div").classes("tv-page")
+    ReactionFeed(rooms, room, tv=True)
+    invitation = Invitation(room.code, invite_url(room.code, server.config.port))
     shown: dict[str, str | None] = {"game": None}
     views: list[TvView] = []
 
@@ -575,13 +608,14 @@ async def tv_page(server: Server, code: str) -> None:
         with content:
             if room.status == RoomStatus.LOBBY:
                 tv_waiting(room)
+                join_box(invitation, large=True)
                 return
             shown["game"] = room.game_id
             game = await rooms.game(room)
             if game is None:
                 ui.label("This room's game could not be found.").props('role=alert')
                 return
-            views.append(TvView(game, room.host, reduced))
+            views.append(TvView(game, room.host, reduced, invitation))
 
     follow_games(rooms, room, shown, build)
     await build()
@@ -623,6 +657,7 @@ def rules_page(server: Server, kind: str) -> None:
     game = rules_for(kind)
     frame(server, f"Rules · {game.title}")
     with ui.column().classes("w-full max-w-2xl mx-auto p-4"):
+        page_heading(f"Rules of {game.title}")
         with ui.row().classes("gap-4"):
             for other, rules in games().items():
                 if other != kind:
@@ -648,6 +683,7 @@ async def charts_page(server: Server, game_id: str) -> None:
     ui.query(".nicegui-content").style("padding: 8px")  # the charts take the phone's width
     with ui.column().classes("w-full max-w-2xl mx-auto gap-3 items-stretch"):
         if isinstance(shown, str):
+            page_heading("Charts")
             ui.label(shown).classes("text-lg").props('role=alert data-testid=charts-message')
             view = None
         else:

@@ -25,10 +25,11 @@ def paints_by_name() -> dict[str, Paint]:
 
 
 def tone_css() -> str:
-    """The ``.tone-*`` rules the buttons use, one per player colour and the primary one, and
-    each player colour's fill as ``--paint-<colour>`` (the finish's confetti)."""
+    """The ``.tone-*`` rules the buttons use, one per player colour and the primary one (with
+    the colour's own fill as ``--fill``, for the badges' dots: the tone is darkened for text),
+    and each player colour's fill as ``--paint-<colour>`` (the finish's confetti)."""
     paints = paints_by_name()
-    tones = {"primary": PRIMARY} | {name: paint.tone for name, paint in paints.items()}
     fills = " ".join(f"--paint-{name}: {paint.fill};" for name, paint in paints.items())
-    return "\n".join([f":root {{ {fills} }}",
-                      *(f".tone-{name} {{ --tone: {colour}; }}" for name, colour in tones.items())])
+    return "\n".join([f":root {{ {fills} }}", f".tone-primary {{ --tone: {PRIMARY}; }}",
+                      *(f".tone-{name} {{ --tone: {paint.tone}; --fill: {paint.fill}; }}"
+                        for name, paint in paints.items())])

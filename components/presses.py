@@ -10,7 +10,8 @@ drew last.
 In the browser, a press also holds every stamped control of the page until an answer
 arrives: every answer (the next position, a refusal, a reconnection) changes the stamp, and
 the script below lets go when it sees a new one. The keyboard shortcuts (R or Space rolls,
-1-4 choose a piece) press the same buttons, so they take the same path.
+1-4 choose a piece) press the same buttons, so they take the same path; Escape presses the
+finish card's close button.
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ PRESS_SCRIPT = """
     if (e.repeat || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest?.('input, select, textarea, [contenteditable]')) return;
     const key = e.key.toLowerCase();
+    if (key === 'escape') {
+      document.querySelector('[data-testid="finish-close"]')?.click();
+      return;
+    }
     const digit = key.length === 1 && '1234'.includes(key);
     // Space rolls too, unless it is pressing the focused control (its own meaning).
     const space = key === ' ' && !e.target.closest?.('button, a, [role=button], [tabindex]');

@@ -21,7 +21,7 @@ from parcheesi.server.runner import ensure_runner, paced
 from parcheesi.server.store import Store
 
 from .health import HealthNotice
-from .install import APP_NAME
+from .install import APP_NAME, ICONS
 
 
 def paced_pause(pace: float) -> Pause:
@@ -62,6 +62,6 @@ class Server:
         too, so it serves what a host's does)."""
         return dict(host=self.config.host, port=self.config.port, title=APP_NAME,
                     reload=False, show=False, storage_secret=self.config.storage_secret,
-                    reconnect_timeout=10, favicon="🎲", show_welcome_message=True,
+                    reconnect_timeout=10, favicon=ICONS / "icon-192.png", show_welcome_message=True,
                     language="en-US", dark=None,
                     tailwind=False, **proxy_settings(self.config))

@@ -121,8 +121,8 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         settings.set(key, value)
         on_change()
 
-    with ui.dialog() as dialog, ui.card().classes("w-full max-w-md").props(
-            'data-testid=settings-dialog'):
+    with ui.dialog().props('aria-label=Settings') as dialog, ui.card().classes(
+            "w-full max-w-md").props('data-testid=settings-dialog'):
         ui.label("Settings").classes("text-lg font-medium")
         ui.switch("Sound", value=settings.sound,
                   on_change=lambda e: changed("sound", bool(e.value))).props(

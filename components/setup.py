@@ -58,7 +58,7 @@ class SetupForm:
         """The online room's computer for a player whose time runs out, or who is away."""
         self.rows: dict[int, SeatRow] = {}
         """Each colour's seat row, kept when the game changes (made when first shown)."""
-        with ui.column().classes("w-full gap-3"):
+        with ui.column().classes("w-full gap-3 setup-form"):
             if len(games()) > 1:
                 ui.toggle({kind: rules.title for kind, rules in games().items()}, value=self.kind,
                           on_change=lambda e: self._set_game(e.value)).props(
@@ -210,7 +210,7 @@ class SetupForm:
         solo = self.mode == "solo"
         mine = self.mode in ("solo", "online") and row.colour == self.human
         is_human = mine or (not solo and row.kind == HUMAN)
-        with ui.row().classes("w-full items-center gap-2 no-wrap").props(
+        with ui.row().classes("w-full items-center gap-2 no-wrap seat-row").props(
                 f'data-testid=seat-{name}'):
             paint = self.rules.look.paints[row.colour]
             ui.element("div").style(

@@ -35,10 +35,14 @@ from .move_log import MoveLog
 from .palette import paints_by_name
 from .presses import stamp_text, version_of
 from .region import Region
+from .seat_switch import Switch, seat_switches
 from .settings import ARROW_ICON, Settings
 from .table_model import Screen, Seen, Standing, TableModel
 from .turns import tell_turn, turn_words
 
+CLOSE_ICON = ("M19 6.41L17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 "
+              "19 17.59 13.41 12z|0 0 24 24")
+"""A close cross drawn as an SVG path (the pages load no icon font)."""
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
 NOT_POSSIBLE = "That move is not possible now."
 NOT_THROUGH = "That did not go through. Please try again."
@@ -50,7 +54,9 @@ class TableView:
 
     def __init__(self, seating: Seating, settings: Settings,
                  on_new_game: Callable[[], Any], on_play_again: Callable[[], Any],
-                 on_leave: Callable[[], Any] | None = None) -> None:
+                 on_leave: Callable[[], Any] | None = None,
+                 away: Callable[[], frozenset[int]] | None = None,
+                 switch_seat: Switch | None = None) -> None:
         self.seating = seating
         self.game = game = seating.game
         self.settings = settings
@@ -58,6 +64,12 @@ class TableView:
         self.on_play_again = on_play_again
         self.on_leave = on_leave
         """Leave the room from the finish (a room's guests; None: no such choice)."""
+        self.away = away or frozenset
+        """The seats whose players are away (a room's, who knows who has a page open)."""
+        self.switch_seat = switch_seat
+        """Switch a seat between a person and a computer (a local table's; None: a room's)."""
+        self.seats_drawn: tuple[str, ...] = ()
+        """Who played each seat when the seat switches were last drawn."""
         self.version_seen = game.version
         """The game version the table on screen was drawn for (part of its stamp)."""
         self.answers = 0
@@ -68,7 +80,10 @@ class TableView:
         self.chip_values: list[int] = []
         """The dice portion each chip shown stands for, in order."""
         self.busy = False
-        self.winner_shown = False
+        self.result_closed = False
+        """Whether this table's player closed the finish card (to look at the final board)."""
+        self.finish_drawn: tuple[str | None, bool] = (None, False)
+        """The winner and whether the card was closed, as last drawn."""
         self.your_turn = False
         self.turn_told = False
         """Whether the tab was last told it is its viewer's turn (a new page's title says
@@ -80,9 +95,13 @@ class TableView:
         self.root = ui.element("div").classes("table-layout w-full")
         with self.root:
             with Region().classes("board-column items-center"):
-                with Region():
-                    self.turn = ui.label("").classes("text-lg font-medium").props(
-                        'data-testid=turn aria-live=polite')
+                with ui.element("div").classes("turn-row w-full"):
+                    with Region().classes("turn-box"):
+                        self.turn = ui.label("").classes("text-lg font-medium").props(
+                            'data-testid=turn aria-live=polite')
+                    # A room's tools on the turn line, over the badges (the host's, the
+                    # seat's, the reactions): filled by the room page (lobby.table_tools).
+                    self.room_bar = Region("row").classes("room-bar")
                 self.badges = Badges(game)
                 self.meter = Meter(game.rules.colours, game.state.colours)
                 if game.house:
@@ -99,6 +118,10 @@ class TableView:
                                            house=game.house)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
+                    self.winner.on("click", lambda: self._close_result(True),
+                                   js_handler="(e) => { if (e.target === e.currentTarget) "
+                                              "emit(); }")
+                self.result_button = Region().classes("items-center")
             with Region().classes("controls-column gap-2"):
                 self._controls()
         game.hold()
@@ -126,6 +149,10 @@ class TableView:
         with ui.expansion("This game").classes("w-full").props(
                 f'dense data-testid=game-panel expand-icon="{ARROW_ICON}"'):
             game_details(self.game)
+        if self.switch_seat is not None:
+            with ui.expansion("Who plays").classes("w-full").props(
+                    f'dense data-testid=seats-panel expand-icon="{ARROW_ICON}"'):
+                self.seats_box = Region().classes("w-full")
 
     # --- names and permissions -----------------------------------------------------------------
 
@@ -142,7 +169,7 @@ class TableView:
                     {c: s.description(game.rules.colours) for c, s in game.seats.items()},
                     game.stats, self.can_act(), game.fault,
                     {c: s.level for c, s in game.seats.items() if not s.is_human},
-                    self.seating.view_colour, game.deadline)
+                    self.seating.view_colour, game.deadline, self.away())
 
     def stamp(self) -> str:
         """What every action control of this table shows and sends back when pressed."""
@@ -348,11 +375,22 @@ class TableView:
         paints = self.game.rules.look.paints
         return paints.index(paint) if paint in paints else 0
 
+    def _draw_seat_switches(self) -> None:
+        """The local table's seat switches, drawn again when who plays a seat changed."""
+        kinds = tuple(self.game.seats[c].kind for c in self.game.state.colours)
+        if self.switch_seat is None or kinds == self.seats_drawn:
+            return
+        self.seats_drawn = kinds
+        self.seats_box.clear()
+        with self.seats_box:
+            seat_switches(self.game, self.switch_seat)
+
     def redraw(self, events: list[Event]) -> None:
         """Draw the model's screen for the game now (``events``: what led there)."""
         self.version_seen = self.game.version
         stamp = self.stamp()
         screen = self.model.screen(self.seen(), events)
+        self._draw_seat_switches()
         self.turn.set_text(screen.turn)
         self._tell_turn(screen.your_turn)
         self.badges.show(screen.badges)
@@ -375,18 +413,33 @@ class TableView:
         self.choose_portion(self.chip_values[k])
 
     def _show_winner(self, screen: Screen) -> None:
-        shown = screen.winner is not None
-        if shown == self.winner_shown:
-            return
-        self.winner_shown = shown
-        self.winner.clear()
+        """The finish card over the board once the game is over; closed (its close button,
+        Escape or a tap beside it), it leaves the final board in view and a button brings it
+        back."""
         if screen.winner is None:
+            self.result_closed = False
+        drawn = (screen.winner, self.result_closed)
+        if drawn == self.finish_drawn:
+            return
+        self.finish_drawn = drawn
+        self.winner.clear()
+        self.result_button.clear()
+        if screen.winner is None:
+            return
+        if self.result_closed:
+            with self.result_button:
+                ui.button("Show result", on_click=lambda: self._close_result(False)).props(
+                    'color=primary data-testid=show-result')
             return
         with self.winner, ui.card().classes("winner-card").props(
                 'data-testid=winner role=dialog aria-label="Game over"'):
             ui.html('<div class="confetti" aria-hidden="true">' + CONFETTI + "</div>",
                     sanitize=False)
-            ui.label(f"{screen.winner} wins!").classes("text-2xl font-bold")
+            with ui.row().classes("w-full items-center no-wrap"):
+                ui.label(f"{screen.winner} wins!").classes("text-2xl font-bold grow")
+                ui.button(icon=CLOSE_ICON, on_click=lambda: self._close_result(True)).props(
+                    'flat round aria-label="Close" data-testid=finish-close').classes(
+                    "finish-close")
             ui.table(columns=STANDINGS_COLUMNS, rows=[_row(s) for s in screen.standings]
                      ).props("dense flat").classes("w-full")
             with ui.row().classes("gap-2 w-full"):
@@ -399,6 +452,11 @@ class TableView:
                         'outline data-testid=leave-room').classes("grow")
             ui.link("Charts: how the game went", f"/games/{self.game.id}/charts").classes(
                 "touch-target justify-center w-full").props('data-testid=charts-link')
+
+    def _close_result(self, closed: bool) -> None:
+        """Close the finish card (or bring it back) and redraw."""
+        self.result_closed = closed
+        self.redraw([])
 
 
 CONFETTI = "".join(f'<i style="left:{k * 8 + 6}%;animation-delay:{(k * 5 % 12) / 20}s"></i>'

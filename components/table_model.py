@@ -62,6 +62,9 @@ class Seen:
     """The seat of the one person at this table (a solo or online player), if there is one."""
     deadline: datetime | None = None
     """When the move to make now runs out (a room's turn clock), if it has a clock."""
+    away: frozenset[int] = frozenset()
+    """The seats whose players are away (a room's players with no page open): the status
+    line says the table waits for them rather than that they are thinking."""
 
     @property
     def look(self) -> Look:
@@ -306,8 +309,11 @@ class TableModel:
         self.status = f"Hint: {reason}"
 
     def hint_applies(self, seen: Seen) -> bool:
+        """Whether Hint and Play best have something to do: a roll to play (not a roll to
+        make, nor a question such as whether to play on, whose choices move no piece)."""
         rules = seen.rules
-        return seen.acting and not rules.rolling(seen.state) and not rules.over(seen.state)
+        return (seen.acting and not rules.rolling(seen.state) and not rules.over(seen.state)
+                and any(c.piece is not None for c in self.choices(seen)))
 
     def changed(self, seen: Seen, events: list[Event]) -> None:
         """The game moved on (or told the table something): picks that no longer apply go,
@@ -456,6 +462,8 @@ class TableModel:
     def _status(self, seen: Seen) -> str:
         state = seen.state
         if not seen.acting and not seen.rules.over(state):
+            if (to_act := seen.rules.turn(state)) in seen.away:
+                return f"{seen.names[to_act]} is away: waiting for them"
             return self.status or f"{seen.names[state.turn]} is thinking…"
         if seen.acting and (note := seen.look.roll_note(state, seen.names.__getitem__)):
             return note

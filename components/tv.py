@@ -1,7 +1,7 @@
 """The TV view of an online room's game: the whole board large, the player badges, each
 player's chance to win (the meter), the dice and the last move in words, for a screen the
-whole family looks at. Nothing on it can be
-pressed and it holds no seat.
+whole family looks at; in a corner, the room's code and the QR code of its join link, for
+whoever comes late. Nothing on it can be pressed and it holds no seat.
 
 A ``TvView`` is a table that never acts: it reads the live game through the same
 :class:`~components.table_model.TableModel` as every table (with nobody at it to act), and
@@ -14,6 +14,7 @@ on alone shows a game that waits for its players.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 from nicegui import ui
 
@@ -23,6 +24,7 @@ from parcheesi.server.live import LiveGame
 from .badges import Badges
 from .board_view import Board
 from .dice_view import Dice
+from .lobby import qr_svg, spaced_code
 from .meter import Meter
 from .region import Region
 from .table_model import Seen, TableModel, last_move
@@ -31,10 +33,34 @@ TV_LOG_LINES = 5
 """Sentences of the move log a TV shows under the last move."""
 
 
+@dataclass(frozen=True)
+class Invitation:
+    """How to join the room a TV shows: its code and its join link (``/r/<code>``)."""
+
+    code: str
+    url: str
+
+
+def join_box(invitation: Invitation, large: bool = False) -> None:
+    """The room's code (spaced as the lobby says it) and the QR code of its join link, with
+    words saying what they are for: small in the TV's corner during a game, larger while the
+    room waits in its lobby."""
+    with ui.element("div").classes("tv-join" + (" tv-join-large" if large else "")).props(
+            'data-testid=tv-join role=group aria-label="Join this room"'):
+        ui.html(qr_svg(invitation.url, "QR code of the room's join link", fit=True),
+                sanitize=False).classes("tv-join-qr").props('data-testid=tv-join-qr')
+        with ui.element("div").classes("tv-join-text"):
+            ui.label(spaced_code(invitation.code)).classes("tv-join-code font-mono").props(
+                f'data-testid=tv-join-code aria-label="Room code {" ".join(invitation.code)}"')
+            ui.label(f"Join: scan or go to\n{invitation.url}").classes(  # the link whole
+                "tv-join-caption").props('data-testid=tv-join-caption')
+
+
 class TvView:
     """One TV's drawing of a game, turned so ``bottom`` (a colour) sits at the bottom."""
 
-    def __init__(self, game: LiveGame, bottom: int, reduced_motion: bool = False) -> None:
+    def __init__(self, game: LiveGame, bottom: int, reduced_motion: bool = False,
+                 invitation: Invitation | None = None) -> None:
         self.game = game
         self.bottom = bottom if bottom in range(len(game.rules.colours)) else 0
         self.reduced_motion = reduced_motion
@@ -54,15 +80,11 @@ class TvView:
                     self.dice = Dice()
                     self.dice_owner = ui.label("").classes("dice-owner").props(
                         'data-testid=dice-owner')
-                with Region():
-                    self.last = ui.label("").classes("tv-last-move").props(
-                        'data-testid=tv-last-move aria-live=polite role=status')
-                with Region():
-                    self.log_view = ui.html("", sanitize=False).classes("log tv-log").props(
-                        'data-testid=log role=list aria-label="Moves, newest first"')
-                if game.house:
-                    ui.label("House rules: " + game.rules.look.house_line(game.house)).classes(
-                        "tv-house").props('data-testid=house-rules')
+                # What happened, and beside it in the corner the room's code and join QR.
+                with ui.element("div").classes("tv-bottom"):
+                    self._story(game)
+                    if invitation is not None:
+                        join_box(invitation)
         game.hold()
         if self.client.has_socket_connection:
             game.subscribe(self._changed)
@@ -70,6 +92,20 @@ class TvView:
         self.client.on_connect(self._reconnected)
         self.client.on_delete(self.close)
         self.redraw([])
+
+    def _story(self, game: LiveGame) -> None:
+        """The last move in words, the move log under it (as many lines as fit) and the
+        house rules."""
+        with ui.element("div").classes("tv-story"):
+            with Region():
+                self.last = ui.label("").classes("tv-last-move").props(
+                    'data-testid=tv-last-move aria-live=polite role=status')
+            with Region().classes("tv-log-box"):
+                self.log_view = ui.html("", sanitize=False).classes("log tv-log").props(
+                    'data-testid=log role=list aria-label="Moves, newest first"')
+            if game.house:
+                ui.label("House rules: " + game.rules.look.house_line(game.house)).classes(
+                    "tv-house").props('data-testid=house-rules')
 
     def seen(self) -> Seen:
         """The game now, as a table with nobody at it to act reads it."""

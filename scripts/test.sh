@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need (virtual environment, Python packages, Debian's
-# Chromium and its driver, Caddy, systemd-analyze, a throwaway PostgreSQL server) and run
-# the whole test suite. Arguments are passed to pytest.
+# Chromium and its driver, Caddy, systemd-analyze, axe-core, a throwaway PostgreSQL server)
+# and run the whole test suite. Arguments are passed to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,18 +13,25 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
 # Debian packages the tests use: the browser and its driver, Caddy (to validate the
-# reverse-proxy example) and systemd-analyze (to verify the service unit).
+# reverse-proxy example), systemd-analyze (to verify the service unit) and npm (for axe-core).
 missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
 command -v caddy >/dev/null 2>&1 || missing="$missing caddy"
 command -v systemd-analyze >/dev/null 2>&1 || missing="$missing systemd"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+# axe-core, the accessibility checker tests/test_browser_axe.py runs in the pages: from the
+# npm registry into .axe/ (git-ignored), its major version pinned.
+if [ ! -f .axe/node_modules/axe-core/axe.min.js ]; then
+    npm install --no-save --no-audit --no-fund --prefix .axe axe-core@4 >/dev/null
 fi
 
 # A throwaway PostgreSQL server: the storage, room and recovery tests run on it too.

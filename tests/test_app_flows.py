@@ -51,7 +51,7 @@ from components.server import Server
 from components.setup import SetupForm
 from components.table_model import LOG_LINES
 from parcheesi.core import registry
-from parcheesi.core.events import PlayingOn, PlayOnAgreed, TurnPassed
+from parcheesi.core.events import PlayingOn, PlayOnAgreed, Rolled, TurnPassed
 from parcheesi.core.state import Phase
 from parcheesi.core.words import move_log
 from parcheesi.games.parcheesi.board import HOME, START
@@ -60,7 +60,7 @@ from parcheesi.games.parcheesi.notation import action_from_json
 from parcheesi.games.parcheesi.state import State
 from parcheesi.games.parcheesi.turns import apply
 from parcheesi.server.config import Config
-from parcheesi.server.live import COMPUTER, HUMAN, STALE, LiveGame
+from parcheesi.server.live import COMPUTER, HUMAN, STALE, LiveGame, SetupError
 
 SEED = 26
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
@@ -152,6 +152,41 @@ async def test_same_device_game_of_computers_only_can_be_watched_to_the_end(
     await until(lambda: game.over, "the computers finish the game", timeout=60)
     await user.should_see(marker=None, content="wins!")
     assert not enabled(user, "roll")
+
+
+async def test_a_local_seat_switches_between_a_person_and_a_computer_mid_game(
+        app_server: Server, table_user: User) -> None:
+    """At a shared screen, Sapphire's person hands the seat to a computer for a while and
+    takes it back: stored with the game (a reload keeps it), and the computer plays it
+    meanwhile."""
+    user = table_user
+    await user.open("/new")
+    await choose(user, "mode", "same_device")
+    await choose(user, "player-count", 2)
+    await choose(user, "kind-sapphire", HUMAN)
+    await click(user, "start-game")
+    game = await live_game(app_server, user)
+    assert [game.seats[c].kind for c in (RUBY, SAPPHIRE)] == [HUMAN, HUMAN]
+    await choose(user, "seat-kind-sapphire", COMPUTER)
+    assert game.seats[SAPPHIRE].kind == COMPUTER
+    assert game.seats[SAPPHIRE].level == game.rules.default_level
+    stored = await app_server.store.game(game.id)
+    assert stored is not None and '"computer"' in stored.seats
+    for _ in range(100):  # Ruby (the person here) plays; the computer plays Sapphire
+        if game.over or any(isinstance(e, Rolled) and e.colour == SAPPHIRE
+                            for e in game.stats.recent):
+            break
+        if game.turn == RUBY:
+            await click(user, "roll" if game.rules.rolling(game.state) else "play-best")
+        await computers_done(game)
+    assert any(isinstance(e, Rolled) and e.colour == SAPPHIRE for e in game.stats.recent)
+    await choose(user, "seat-kind-sapphire", HUMAN)
+    assert game.seats[SAPPHIRE].kind == HUMAN
+    stored = await app_server.store.game(game.id)
+    assert stored is not None and '"computer"' not in stored.seats
+    game.state = game.state.with_(phase=Phase.OVER)
+    with pytest.raises(SetupError, match="over"):
+        await app_server.hub.switch_seat(game, SAPPHIRE, False)
 
 
 async def test_solo_game_seats_follow_the_form(app_server: Server, table_user: User) -> None:
@@ -756,6 +791,20 @@ async def test_the_person_asked_to_play_on_agrees_and_the_race_goes_on(
     assert not elements(user, "winner") and not elements(user, "move-option")
     assert "1st" in badge(user, "emerald") and badge(user, "ruby") == "Ruby | you · 0 HOME"
     assert enabled(user, "roll")
+
+
+async def test_the_finish_card_closes_to_show_the_final_board_and_comes_back(
+        near_the_end, app_server: Server, table_user: User) -> None:
+    """The winner card hides the board: it closes (its close button, or a tap beside it), the
+    final board stays in view with a Show result button, and that brings the card back."""
+    user = table_user
+    game = await asked_to_play_on(app_server, user)
+    await click(user, "move-option", index=1)
+    assert game.over and elements(user, "winner") and not elements(user, "show-result")
+    await click(user, "finish-close")
+    assert not elements(user, "winner") and elements(user, "show-result")
+    await click(user, "show-result")
+    assert elements(user, "winner") and not elements(user, "show-result")
 
 
 async def test_the_person_asked_to_play_on_ends_the_game_and_sees_every_place(

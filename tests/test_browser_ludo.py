@@ -16,7 +16,9 @@ from conftest import start_chromium
 from nicegui.testing import Screen
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from test_app_flows import near_the_end
 from test_browser_table import all_now, box, by_testid, css, enabled_button, until
 from test_rooms_browser import Phone
@@ -87,6 +89,18 @@ def test_a_solo_ludo_game_is_played_to_the_end_on_a_phone(
     assert left >= 0 and right <= width and top >= 0 and bottom <= height, "in view"
     assert "wins!" in by_testid(screen, "winner").text
     assert all_now(screen, css("play-again"))
+    # The card closes (Escape; a tap beside it) to show the final board, and comes back.
+    screen.selenium.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    until(screen, lambda: not all_now(screen, css("winner")), "Escape to close the card")
+    left, top, right, bottom = box(screen, "board")
+    assert top >= 0 and bottom <= height and left >= 0 and right <= width, "the board in view"
+    by_testid(screen, "show-result").click()
+    until(screen, lambda: bool(all_now(screen, css("winner"))), "the card to come back")
+    tap = ActionBuilder(screen.selenium)
+    tap.pointer_action.move_to_location(4, 4).click()  # the corner: beside the card
+    tap.perform()
+    until(screen, lambda: not all_now(screen, css("winner")), "a tap beside the card")
+    assert all_now(screen, css("show-result"))
 
 
 @pytest.mark.browser

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.browser
 SEED = 14
 WAIT = 10.0
 RUBY, SAPPHIRE = 0, 2
-TITLE = "Room · Parcheesi"
+TITLE = "Parcheesi room · Family Table"
 YOURS = f"(Your turn) {TITLE}"
 
 RECORDER = """

@@ -52,7 +52,7 @@ async def test_a_finished_games_charts_show_the_race_and_the_luck(
         assert sorted(ends) == [0, 0, 0, 100]
         assert chances.props["aria-label"].startswith("Chances chart: ")
         assert len(elements(user, "chart-chances-lines")) == 1
-    assert f"{rolls} rolls" in element(user, "charts-outcome").text
+    assert f"{rolls} rolls in play" in element(user, "charts-outcome").text
     await user.should_see("fair average")
     assert element(user, "charts-back").props["href"] == "/play"
 

@@ -24,7 +24,13 @@ from parcheesi.core.actions import Roll
 from parcheesi.games.parcheesi.turns import legal_actions
 from parcheesi.server import store as store_module
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, LiveGame, SaveFailed, Seat
-from parcheesi.server.runner import LANDED, SAVING_FAILED, play_computers, supervise
+from parcheesi.server.runner import (
+    LANDED,
+    READ_ROLL,
+    SAVING_FAILED,
+    play_computers,
+    supervise,
+)
 from parcheesi.server.store import Store
 
 TIMEOUT = 10.0
@@ -128,19 +134,38 @@ async def test_computers_wait_until_the_tables_have_shown_the_last_move(store: S
     never cut off."""
     game = await Hub(store).create_local("browser", "same_device", COMPUTERS)
     game.subscribe(lambda *_: None)  # a table is open
-    waits: list[tuple[float, int]] = []
+    waits: list[tuple[float, int, bool]] = []
 
     async def sleep(seconds: float) -> None:
-        waits.append((seconds, game.motion_ms))
+        waits.append((seconds, game.motion_ms, game.roll_to_read))
         await asyncio.sleep(0)
 
     runner = asyncio.create_task(play_computers(game, 0.2, sleep))
     await until(lambda: game.version >= 40, "forty computer actions")
     runner.cancel()
-    assert all(seconds == (max(0.2, motion / 1000 + LANDED) if motion else 0.2)
-               for seconds, motion in waits)
-    assert any(motion > 200 for _, motion in waits), "some moves take longer than the pace"
-    assert max(motion for _, motion in waits) <= 1000
+    for seconds, motion, read in waits:
+        shown = max(0.2, motion / 1000 + LANDED) if motion else 0.2
+        assert seconds == (max(shown, READ_ROLL) if read else shown)
+    assert any(motion > 200 for _, motion, _ in waits), "some moves take longer than the pace"
+    assert max(motion for _, motion, _ in waits) <= 1000
+    # after the first opening roll (replaced by the next seat's) the dice stay to be read
+    assert not waits[0][2] and waits[1][2] and waits[1][0] == READ_ROLL
+
+
+async def test_a_roll_is_to_be_read_only_when_the_next_action_rolls_again(store: Store) -> None:
+    """An opening roll, or a roll nothing can use, is replaced on the dice by the next roll:
+    the computers wait :data:`READ_ROLL` after it; after a roll with moves to make they wait
+    the pace (the dice stay shown while the pieces move)."""
+    game = await Hub(store).create_local("browser", "solo", [Seat(0, HUMAN), COMPUTERS[1]])
+    await game.act(Roll(), version=0)  # the person's opening roll: Sapphire rolls next
+    assert game.roll_to_read and game.rules.rolling(game.state)
+    while not (game.rules.turn(game.state) == 0 and not game.rules.rolling(game.state)):
+        rolling = game.rules.turn(game.state) == 0
+        action = Roll() if rolling else game.rules.decide(game.state, "medium").actions[0]
+        await game.act(action, version=game.version, computer=not rolling)
+        if not game.rules.rolling(game.state):  # a roll with moves to make
+            assert not game.roll_to_read
+    assert not game.roll_to_read
 
 
 async def test_computers_retry_a_failing_write_say_so_and_carry_on(store: Store) -> None:
@@ -159,7 +184,8 @@ async def test_computers_retry_a_failing_write_say_so_and_carry_on(store: Store)
     runner = asyncio.create_task(play_computers(game, 0.5, sleep))
     await until(lambda: game.version >= 2, "the computer's move after the database recovers")
     assert faults[0] == SAVING_FAILED and game.fault is None
-    assert len(attempts) >= 4 and pauses[:4] == [0.5, 0.25, 0.5, 1.0]  # pace, then backoff
+    # Ruby's opening roll to read (the computer's replaces it), then the backoff
+    assert len(attempts) >= 4 and pauses[:4] == [READ_ROLL, 0.25, 0.5, 1.0]
     assert not runner.done()
     runner.cancel()
 

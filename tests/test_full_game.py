@@ -42,7 +42,7 @@ from parcheesi.games.parcheesi.board import HOME
 from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
 from parcheesi.games.parcheesi.notation import action_from_json
 from parcheesi.games.parcheesi.turns import Game
-from parcheesi.server.live import LiveGame, Stats
+from parcheesi.server.live import LiveGame, Stats, first_state
 
 SEED = 1
 LEVEL = "hard"
@@ -125,7 +125,12 @@ async def test_a_solo_game_is_played_to_the_winner_card(
     await until(lambda: bool(elements(user, "turn"))
                 and text(user, "turn").startswith("Opening roll"), "the next game's table")
     again = await live_game(app_server, user)
-    assert again.id != game.id and again.version == 0 and not again.over
+    assert again.id != game.id and not again.over
     assert again.seats == game.seats and again.mode == game.mode
+    # the opening roll passes on: the seat after the one that began this game begins the next
+    order = game.state.colours
+    began = game.rules.turn(first_state(await app_server.store.game(game.id)))
+    began_again = again.rules.turn(first_state(await app_server.store.game(again.id)))
+    assert began_again == order[(order.index(began) + 1) % len(order)] != began
     print(f"{clicks} clicks, {game.version} actions, captures {stats.captures}, "
           f"{time.monotonic() - started:.1f} s")

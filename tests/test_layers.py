@@ -61,7 +61,7 @@ def test_app_imports_no_games_modules() -> None:
 
 def test_the_pages_and_app_name_no_game() -> None:
     """No string of the pages' Python, scripts or styles is a game's kind, and none of their
-    text names a game (its kind or its title), but for the app's own name and its package's."""
+    text names a game (its kind or its title), but for the package's name."""
     kinds = set(KINDS)
     titles = {rules_for(kind).title for kind in KINDS}
     sources = [ROOT / "app.py", *sorted((ROOT / "components").glob("*.py"))]
@@ -69,8 +69,8 @@ def test_the_pages_and_app_name_no_game() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 assert node.value not in kinds, f"{path.name} names the game {node.value!r}"
-    # the app's own name, and the package's (parcheesi/, parcheesi.core, parcheesi-seat-...)
-    allowed = re.compile(r'APP_NAME = "Parcheesi"|\bparcheesi(?=[./\w-])')
+    # the package's name (parcheesi/, parcheesi.core, parcheesi-seat-...)
+    allowed = re.compile(r'\bparcheesi(?=[./\w-])')
     for path in [*sources, *sorted((ROOT / "components").glob("*.js")),
                  *sorted((ROOT / "components").glob("*.css"))]:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

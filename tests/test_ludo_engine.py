@@ -50,7 +50,8 @@ def test_ludo_has_every_method_and_property_of_the_interface():
 
 
 def test_colour_sets_and_seats():
-    assert RULES.colour_sets(2) == [(0, 2), (1, 3)]
+    # any two colours may play (docs/rules/ludo.md 1), the opposite pairs first
+    assert RULES.colour_sets(2) == [(0, 2), (1, 3), (0, 1), (0, 3), (1, 2), (2, 3)]
     assert RULES.colour_sets(3) == [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
     assert RULES.colour_sets(4) == [(0, 1, 2, 3)] and RULES.colour_sets(5) == []
     assert RULES.check_colours((3, 0)) == (0, 3)  # any pair, in turn order

@@ -57,8 +57,11 @@ async def test_the_form_offers_ludo_with_its_colours_levels_and_house_rules(
                                             "house-capture_all", "house-no_home_bonus",
                                             "house-six_again"]
     await choose(user, "player-count", 2)
-    assert set(element(user, "pair", ui.radio).options) == {"red-yellow", "green-blue"}
+    assert list(element(user, "pair", ui.radio).options) == [
+        "red-yellow", "green-blue", "red-green", "red-blue", "green-yellow", "yellow-blue"]
     await user.should_see("Red with Yellow")
+    await choose(user, "pair", "red-green")  # neighbours too (docs/rules/ludo.md 1)
+    assert ids_starting(user, "seat-") == ["seat-red", "seat-green"]
     await choose(user, "pair", "green-blue")
     assert ids_starting(user, "seat-") == ["seat-green", "seat-blue"]
     await choose(user, "game", "parcheesi")

@@ -45,10 +45,16 @@ from parcheesi.server.rooms import (
     CODE_LENGTH,
     GUESSING_BROWSERS_PER_ADDRESS,
     LIMITER_KEYS,
+    REACTION_GAP,
+    REACTIONS,
+    REACTIONS_PER_MINUTE,
     GuessLimiter,
+    Reaction,
     Room,
     RoomError,
     Rooms,
+    RoomSeating,
+    SlowDown,
     normalise_code,
 )
 from parcheesi.server.runner import play_computers
@@ -1053,3 +1059,97 @@ async def test_a_seat_taken_back_after_the_game_plays_the_next_one_itself(
     again = await rooms.play_again(room, s.host)
     assert again is not None and again.seats[SAPPHIRE].kind == HUMAN
     assert again.seats[SAPPHIRE].name == "Sam"
+
+
+# --- reactions -----------------------------------------------------------------------------------
+
+
+async def test_a_seated_player_s_reaction_reaches_every_page_of_the_room(server: Server) -> None:
+    s = await started(server)
+    rooms, room = server.rooms, s.room
+    heard: list[Reaction] = []
+    rooms.subscribe_reactions(room, heard.append)
+    sent = rooms.react(room, s.guest, 1)
+    assert heard == [sent]
+    assert (sent.colour, sent.name, sent.text) == (SAPPHIRE, "Sam", "Sam: Nice capture!")
+    assert sent.at == server.clock.now
+    server.clock.advance(REACTION_GAP)
+    assert rooms.react(room, s.host, 0).text == "Hana: 👍"
+    rooms.unsubscribe_reactions(room, heard.append)
+    server.clock.advance(REACTION_GAP)
+    rooms.react(room, s.guest, 5)
+    assert len(heard) == 2  # a page that went hears nothing more
+    assert len(REACTIONS) == 6
+    # Nothing is stored: the room's row and the game's record are as they were.
+    assert await server.store.actions(s.game.id) == []
+
+
+async def test_reactions_are_refused_for_an_unknown_index_and_anyone_without_a_seat(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room = server.rooms, s.room
+    heard: list[Reaction] = []
+    rooms.subscribe_reactions(room, heard.append)
+    for index in (-1, len(REACTIONS), 99, True, "1", 1.0, None, [1]):
+        with pytest.raises(RoomError, match="no such reaction"):
+            rooms.react(room, s.guest, index)
+    forged = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
+    for token in (None, "", forged, s.guest + "x"):  # a watcher, a forged or missing token
+        with pytest.raises(Refused, match="holds no seat"):
+            rooms.react(room, token, 0)
+    assert heard == []
+    rooms.react(room, s.guest, 0)  # the refusals did not count against Sam's pace
+    assert len(heard) == 1
+
+    lobby_room, host = await lobby(server)  # the lobby has no table to show them on
+    with pytest.raises(RoomError, match="for the game"):
+        rooms.react(lobby_room, host, 0)
+
+
+async def test_reactions_are_limited_to_one_every_two_seconds_and_ten_a_minute(
+        server: Server) -> None:
+    s = await started(server)
+    rooms, room, clock = server.rooms, s.room, server.clock
+    heard: list[Reaction] = []
+    rooms.subscribe_reactions(room, heard.append)
+    began = clock.now
+    rooms.react(room, s.guest, 0)
+    clock.advance(REACTION_GAP - 0.1)
+    with pytest.raises(SlowDown, match="Slow down"):
+        rooms.react(room, s.guest, 1)
+    rooms.react(room, s.host, 1)  # each seat has its own pace
+    clock.advance(0.1)
+    for _ in range(REACTIONS_PER_MINUTE - 1):  # ten in all, one every two seconds
+        rooms.react(room, s.guest, 2)
+        clock.advance(REACTION_GAP)
+    assert sum(r.colour == SAPPHIRE for r in heard) == REACTIONS_PER_MINUTE
+    with pytest.raises(SlowDown):  # the eleventh in a minute
+        rooms.react(room, s.guest, 3)
+    clock.now = began + 60  # the first one leaves the window
+    rooms.react(room, s.guest, 3)
+    assert sum(r.colour == SAPPHIRE for r in heard) == REACTIONS_PER_MINUTE + 1
+    assert len(rooms.reaction_gap.attempts) == 2  # one counter per seat token, no more
+    clock.advance(120)
+    rooms.unload_idle()
+    assert not rooms.reaction_gap.attempts and not rooms.reaction_minute.attempts
+
+
+async def test_the_room_says_which_players_are_away(server: Server) -> None:
+    room, host = await lobby(server)
+    guest = await server.rooms.claim(room, SAPPHIRE, "Sam", *HER)
+    rooms = server.rooms
+    assert rooms.away(room) == frozenset()  # nothing waits for anyone in a lobby
+    await rooms.set_ready(room, guest, True)
+    game = await rooms.start(room, host)
+    assert rooms.away(room) == {RUBY, SAPPHIRE}
+    rooms.connect(room, RUBY)
+    rooms.connect(room, SAPPHIRE)
+    rooms.connect(room, SAPPHIRE)  # two tabs
+    assert rooms.away(room) == frozenset()
+    rooms.disconnect(room, SAPPHIRE)
+    assert rooms.away(room) == frozenset()
+    rooms.disconnect(room, SAPPHIRE)
+    seating = RoomSeating(rooms, room, host, game, RUBY)
+    assert rooms.away(room) == seating.away() == {SAPPHIRE}
+    await rooms.hand_over(room, guest)  # a computer plays for Sam: nobody is waited for
+    assert rooms.away(room) == frozenset()

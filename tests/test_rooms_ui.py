@@ -133,6 +133,21 @@ async def claim(person: Person, code: str, colour: str, name: str) -> None:
     assert person.browser.seat_token(code)
 
 
+async def open_dialog(user: User, button: str, dialog: str) -> None:
+    """Press ``button`` and check that it opened ``dialog``."""
+    await click(user, button)
+    assert element(user, dialog).value, f"{button} did not open {dialog}"
+
+
+async def replace_seat(user: User, colour: str) -> None:
+    """The host replaces ``colour``'s player: the Host button, the seat's Replace, and the
+    confirmation (only which acts)."""
+    await open_dialog(user, "host-menu", "host-dialog")
+    await open_dialog(user, f"replace-seat-{colour}", "replace-dialog")
+    await click(user, "replace-confirm")
+    assert not element(user, "replace-dialog").value
+
+
 async def two_player_room(people: Callable[[], Person], seed: Callable[[int], None]
                           ) -> tuple[Person, Person, str]:
     """Hana hosts Ruby; Sam joins by the link, takes Sapphire and is ready; not started."""
@@ -399,11 +414,25 @@ async def test_the_host_replaces_a_guest_gone_for_a_minute(
     clock.now += 59
     await host.user.open(f"/room/{code}")
     await shown(host.user, "turn")
+    assert elements(host.user, "host-count") == []  # nobody to replace yet
+    await open_dialog(host.user, "host-menu", "host-dialog")
     assert ids_starting(host.user, "replace-seat-") == set()
+    await host.user.should_see("Everyone is here.")
     clock.now += 1
     await host.user.open(f"/room/{code}")
-    await shown(host.user, "replace-seat-sapphire")
-    await click(host.user, "replace-seat-sapphire")
+    await text_is(host.user, "host-count", "1")  # the Host button says someone is away
+    assert element(host.user, "host-menu").props["aria-label"] == (
+        "Host tools: 1 player may be replaced")
+    await open_dialog(host.user, "host-menu", "host-dialog")
+    await host.user.should_see("away for 1 min")
+    # Replacing asks first; Cancel leaves Sam his seat.
+    await open_dialog(host.user, "replace-seat-sapphire", "replace-dialog")
+    await text_is(host.user, "replace-question", "Replace Sam with a medium computer? Sam can "
+                  "no longer play this seat in this game.")
+    await click(host.user, "replace-cancel")
+    assert not element(host.user, "replace-dialog").value
+    assert game.seats[SAPPHIRE].is_human
+    await replace_seat(host.user, "sapphire")
     assert game.seats[SAPPHIRE].kind == COMPUTER
     # The computer plays Sapphire (start roll, then 5+4: enter, move) until Ruby's turn.
     await until(lambda: game.state.turn == RUBY and game.state.phase is Phase.ROLL,
@@ -498,7 +527,7 @@ async def test_a_guest_leaves_from_the_finish_and_someone_new_takes_the_seat(
         app_server: Server, people, seed) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
-    await shown(guest.user, "hand-over-seat")
+    await shown(guest.user, "seat-menu")
     game = await finish_by_hand(app_server, code, {RUBY: host, SAPPHIRE: guest})
     await shown(guest.user, "winner")
     await click(guest.user, "leave-room")
@@ -529,6 +558,7 @@ async def test_a_player_lets_a_computer_play_their_seat_and_takes_it_back(
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
     game = await game_of(app_server, code)
+    await click(guest.user, "seat-menu")  # on the turn line, in a menu of its own
     await click(guest.user, "hand-over-seat")
     await text_is(guest.user, "seat-away", "A medium computer is playing your seat.")
     assert not game.seats[SAPPHIRE].is_human
@@ -537,7 +567,7 @@ async def test_a_player_lets_a_computer_play_their_seat_and_takes_it_back(
                 "the stand-in to play Sapphire up to Hana's turn")
     assert not enabled_now(guest.user, "roll")
     await click(guest.user, "take-back-seat")
-    await shown(guest.user, "hand-over-seat")
+    await shown(guest.user, "seat-menu")
     assert game.seats[SAPPHIRE].is_human
     room = await app_server.rooms.get(code)
     assert room is not None and not room.seats[SAPPHIRE].away
@@ -547,6 +577,28 @@ async def test_a_player_lets_a_computer_play_their_seat_and_takes_it_back(
                                        game.version)
     await until(lambda: enabled_now(guest.user, "roll") == (game.turn == SAPPHIRE),
                 "Sam's own roll")
+
+
+def on_the_turn_line(user: User, testid: str) -> bool:
+    """Whether ``testid`` is drawn on the table's turn line (above the badges and the board),
+    not below the table."""
+    return any("turn-row" in ancestor.classes for ancestor in element(user, testid).ancestors())
+
+
+async def test_the_host_and_seat_tools_are_on_the_turn_line_and_only_the_host_s_for_the_host(
+        people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    watcher = people()
+    await watcher.user.open(f"/room/{code}")
+    await shown(watcher.user, "turn")
+    for testid in ("reactions", "host-menu", "seat-menu"):
+        assert on_the_turn_line(host.user, testid), testid
+    for testid in ("reactions", "seat-menu"):
+        assert on_the_turn_line(guest.user, testid), testid
+    assert elements(guest.user, "host-menu") == []
+    for testid in ("reactions", "host-menu", "seat-menu"):  # a watcher only watches
+        assert elements(watcher.user, testid, visible=False) == [], testid
 
 
 # --- presses that race -----------------------------------------------------------------------
@@ -632,6 +684,7 @@ async def test_the_lobby_gives_a_seat_handed_to_a_computer_back(
         app_server: Server, people, seed) -> None:
     host, guest, code = await two_player_room(people, seed)
     await click(host.user, "start-game")
+    await click(host.user, "seat-menu")
     await click(host.user, "hand-over-seat")  # Hana lets a computer play her seat
     await shown(host.user, "take-back-seat")
     game = await game_of(app_server, code)
@@ -652,3 +705,66 @@ async def test_the_lobby_gives_a_seat_handed_to_a_computer_back(
     await click(host.user, "take-back-seat")
     await host.user.should_see("Hana (you), host")
     assert room.seats[RUBY].kind == "human" and not room.seats[RUBY].away
+
+
+# --- reactions and presence --------------------------------------------------------------------
+
+
+def reactions_shown(user: User) -> list[str]:
+    """The reactions on the user's screen now, oldest first."""
+    return [str(item.text) for item in elements(user, "reaction")]
+
+
+async def test_a_reaction_shows_on_every_table_and_the_tv_for_a_few_seconds(
+        people, seed, clock: FakeClock) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    watcher, tv = people(), people()
+    await watcher.user.open(f"/room/{code}")
+    await tv.user.open(f"/tv/{code}")
+    for person in (host, guest, watcher):
+        await text_is(person.user, "turn", "Opening roll: Hana (Ruby)")
+    await text_is(tv.user, "turn", "Opening roll: Hana (Ruby)")
+    everyone = (host, guest, watcher, tv)
+    assert elements(watcher.user, "reactions", visible=False) == []  # no seat, no picker
+
+    # The button opens its menu in the browser (Quasar); here the menu's choices are pressed.
+    assert [text(guest.user, f"reaction-{k}") for k in range(6)] == [
+        "👍", "Nice capture!", "Oops", "Well played", "Hurry up", "😂"]
+    await click(guest.user, "reaction-1")
+    assert not element(guest.user, "reactions-menu").value
+    for person in everyone:
+        await until(lambda p=person: reactions_shown(p.user) == ["Sam: Nice capture!"],
+                    "Sam's reaction on every screen")
+
+    # At once again: "Slow down" to Sam, nothing new on anyone's screen.
+    await click(guest.user, "reaction-4")
+    await guest.user.should_see("Slow down")
+    assert all(reactions_shown(p.user) == ["Sam: Nice capture!"] for p in everyone)
+
+    clock.now += 3  # three seconds later it is gone everywhere
+    for person in everyone:
+        await until(lambda p=person: reactions_shown(p.user) == [], "the reaction to go")
+    await click(host.user, "reaction-3")
+    for person in everyone:
+        await until(lambda p=person: reactions_shown(p.user) == ["Hana: Well played"],
+                    "Hana's reaction")
+
+
+async def test_the_table_says_when_the_player_to_act_is_away(
+        app_server: Server, people, seed) -> None:
+    host, guest, code = await two_player_room(people, seed)
+    await click(host.user, "start-game")
+    game = await game_of(app_server, code)
+    await text_is(guest.user, "turn", "Opening roll: Hana (Ruby)")
+    await roll(host, game)  # Sam's opening roll now
+    said = "Hana rolled 2 and 5 for the start"
+    await text_is(host.user, "status", said)
+    document = drop_connection(guest.user)  # Sam's phone sleeps
+    await text_is(host.user, "status", "Sam is away: waiting for them")
+    await restore_connection(guest.user, document)
+    await text_is(host.user, "status", said)
+    await roll(guest, game)
+    drop_connection(host.user)  # not Hana's move yet: nobody waits for her
+    await until(lambda: text(guest.user, "status") != "", "Sam's table to say something")
+    assert "away" not in text(guest.user, "status")

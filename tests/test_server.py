@@ -135,11 +135,12 @@ async def test_the_app_can_go_on_the_home_screen(user: User):
         assert '<html lang="en-US"' in page.text
         assert 'rel="manifest" href="/manifest.webmanifest"' in page.text
         assert 'rel="apple-touch-icon" href="/icons/apple-touch-icon.png"' in page.text
+        assert 'rel="icon" type="image/png" href="/icons/icon-192.png"' in page.text  # ours
         response = await client.get("/manifest.webmanifest")
         assert response.headers["content-type"].startswith("application/manifest+json")
         manifest = response.json()
         assert (manifest["name"], manifest["display"], manifest["start_url"]) == (
-            "Parcheesi", "standalone", "/")
+            "Family Table", "standalone", "/")
         icons = manifest["icons"]
         assert {i["sizes"] for i in icons} == {"192x192", "512x512"}
         assert any(i.get("purpose") == "maskable" for i in icons)

@@ -233,7 +233,7 @@ def test_the_person_asked_whether_to_play_on_answers_with_two_buttons():
     assert screen.status == ("Ann: play on for the next places, or end the game and place "
                              "everyone by how far they got?")
     assert not screen.can_roll and screen.choose_note is None and screen.board.movable == set()
-    assert screen.can_hint  # the hint plays on
+    assert not screen.can_hint  # a question, not a roll: nothing for Hint and Play best
     # while the game goes on, the winner's badge says its place and there is no winner card
     assert screen.winner is None and screen.standings == ()
     assert [(b.colour, b.place, b.place_text, b.current) for b in screen.badges] == [

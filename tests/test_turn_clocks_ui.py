@@ -155,6 +155,9 @@ async def test_a_connected_guest_whose_time_ran_out_three_times_may_be_replaced_
                 await app_server.rooms.act(room, token, action, game.version)
     assert room.connections.get(SAPPHIRE)  # still connected
     await user.open(f"/room/{code}")
-    await shown(user, "replace-seat-sapphire")
-    await click(user, "replace-seat-sapphire")
+    await click(user, "host-menu")
+    await user.should_see("time ran out three moves in a row")
+    await click(user, "replace-seat-sapphire")  # asks first; only the confirmation acts
+    assert game.seats[SAPPHIRE].is_human
+    await click(user, "replace-confirm")
     assert not game.seats[SAPPHIRE].is_human

@@ -37,6 +37,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 from ui_helpers import board, element, elements, text, until
 
+from components.lobby import qr_svg
 from components.meter import percent, words
 from components.server import Server
 from parcheesi.games.parcheesi.ai import decide
@@ -131,6 +132,42 @@ async def test_the_lobby_and_the_table_link_to_the_tv_view_and_a_tv_only_watches
     for colour, name in ((0, "ruby"), (2, "sapphire")):
         part = element(tv.user, f"win-chance-{name}")
         assert part.style["flex-basis"] == f"{percent(chances[colour])}%"
+
+
+async def test_the_tv_shows_the_room_code_and_the_qr_code_of_its_join_link(
+        app_server: Server, people) -> None:
+    host, tv = people(), people()
+    code = await create_room(host.user, host.browser, name="Hana", invited=["sapphire"],
+                             computers={}, count=2)
+    join = f"http://test/r/{code}"
+    # The lobby's two QR codes each say what they open.
+    assert text(host.user, "invite-qr-caption") == "Scan to join this room"
+    assert text(host.user, "tv-qr-caption") == "Scan to open the TV view"
+
+    await tv.user.open(f"/tv/{code}")  # the waiting room: large, in a corner
+    await shown(tv.user, "tv-waiting")
+    await shown_join(tv.user, code, join)
+    assert "tv-join-large" in element(tv.user, "tv-join").classes
+
+    room = await app_server.rooms.get(code)
+    assert room is not None
+    guest = await app_server.rooms.claim(room, SAPPHIRE, "Sam", "browser:sam")
+    await app_server.rooms.set_ready(room, guest, True)
+    await app_server.rooms.start(room, host.browser.seat_token(code))
+    await text_is(tv.user, "turn", "Opening roll: Hana (Ruby)")  # the game: small, at the side
+    await shown_join(tv.user, code, join)
+    box = element(tv.user, "tv-join")
+    assert "tv-join-large" not in box.classes
+    assert any("tv-side" in a.classes for a in box.ancestors())  # beside the board, not on it
+
+
+async def shown_join(user: User, code: str, join: str) -> None:
+    """The TV's join box: the code as the lobby spaces it, the QR code of the join link
+    (``/r/<code>``), and words saying what they are for."""
+    assert (await shown(user, "tv-join-code")).text == f"{code[:4]} {code[4:]}"
+    assert text(user, "tv-join-caption") == f"Join: scan or go to\n{join}"
+    assert element(user, "tv-join-qr").content == qr_svg(
+        join, "QR code of the room's join link", fit=True)
 
 
 async def test_a_tv_of_an_unknown_room_says_so(people) -> None:

@@ -58,6 +58,12 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def roll_replaced(rules: AnyRules, before: State, after: State) -> bool:
+    """Whether the action from ``before`` to ``after`` rolled and the next action rolls again
+    (an opening roll, a roll nothing could use): its dice are replaced by the next roll's."""
+    return rules.rolls(after) > rules.rolls(before) and rules.rolling(after)
+
+
 def same_move(rules: AnyRules, mover: int, after: State) -> bool:
     """Whether the position ``after`` an action of ``mover`` is still within that seat's
     move (a roll and the moves of that roll), as a turn clock counts moves."""
@@ -204,6 +210,9 @@ class LiveGame:
         """What keeps the game from going on (a write that keeps failing), for the tables."""
         self.motion_ms = 0
         """How long the tables take to show the latest action's moves."""
+        self.roll_to_read = False
+        """Whether the latest action was a roll the next one replaces on the dice (an opening
+        roll, a roll nothing could use): the tables should show it long enough to read."""
         self.clock = clock
         self.touched = clock()
         """When a page or an action last used this game (for unloading idle games)."""
@@ -397,6 +406,7 @@ class LiveGame:
             # Within a move a computer began for a timed-out seat (the roll itself or one
             # of its moves), it may play the rest.
             mid_move = same_move(self.rules, mover, new)
+            rolled_over = roll_replaced(self.rules, self.state, new)
             self.state = new
             self.version += 1
             self.timeouts, self.deadline = timeouts, deadline
@@ -405,6 +415,7 @@ class LiveGame:
                 events = [TimedOut(mover), *events]
             self.stats.record(events)
             self.motion_ms = self.rules.motion_ms(self.rules.motions(events))
+            self.roll_to_read = rolled_over
             self._touch()
         if deadline is not None and deadline != before and self.on_deadline is not None:
             self.on_deadline(deadline)
@@ -535,6 +546,17 @@ def first_state(row: GameRow) -> State:
     return rules.new_state(tuple(s.colour for s in seats_of(row)), house_of(row.house))
 
 
+def next_opening(last: GameRow, seats: list[Seat], house: tuple[str, ...]) -> State:
+    """The first position of the game that follows ``last`` at the same table (Play again, a
+    room's next game): its opening roll begins with the seat after the one that began
+    ``last``'s, so the honour goes round."""
+    rules = rules_for(last.kind)
+    order = rules.check_colours(tuple(sorted(s.colour for s in seats)))
+    began = rules.turn(first_state(last))
+    first = order[(order.index(began) + 1) % len(order)] if began in order else order[0]
+    return rules.new_state(order, house, first)
+
+
 def seats_of(row: GameRow) -> list[Seat]:
     """A stored game's seats, in turn order."""
     return sorted((Seat(**raw) for raw in json.loads(row.seats)), key=lambda s: s.colour)
@@ -636,6 +658,22 @@ class Hub:
             return None
         state, stats = await load_record(self.store, row)
         return self._keep(LiveGame(row, state, self.store, stats, self.clock, self.wall))
+
+    async def switch_seat(self, game: LiveGame, colour: int, human: bool) -> Seat:
+        """A local table's seat is played by a person, or by a computer, from now on (in the
+        middle of a game, as a room's seat can be handed over): stored, then shown. The
+        computer plays at the seat's last level, or the game's default one."""
+        if game.mode not in MODES:
+            raise SetupError("A room's seats change in the room.")
+        if game.over:
+            raise SetupError("The game is over.")
+        old = game.seats[colour]
+        level = old.level if old.level in game.rules.table_levels else game.rules.default_level
+        seat = Seat(colour, HUMAN if human else COMPUTER, level, old.name)
+        columns = self.seat_change(game, seat)
+        await self.store.set_seats(game.id, columns)
+        self.seat_changed(game, seat, columns)
+        return seat
 
     def seat_changed(self, game: LiveGame, seat: Seat, columns: dict[str, Any]) -> None:
         """Who plays a seat changed (stored by the caller: ``columns``, from

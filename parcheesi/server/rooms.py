@@ -44,6 +44,7 @@ from .live import (
     Seat,
     SetupError,
     check_seats,
+    next_opening,
 )
 from .loading import SingleFlight
 from .store import RoomRow, Store, house_of, house_text
@@ -65,9 +66,42 @@ GUESSING_BROWSERS_PER_ADDRESS = 5
 browser for every try is stopped after this many, a family's other phones are not."""
 LIMITER_KEYS = 10_000
 """Counters kept at most (the oldest go first): guessing cannot fill the memory."""
+REACTIONS: tuple[tuple[str, str], ...] = (
+    ("👍", "thumbs up"), ("Nice capture!", "Nice capture!"), ("Oops", "Oops"),
+    ("Well played", "Well played"), ("Hurry up", "Hurry up"), ("😂", "laughing"))
+"""What a seated player may send to the room's tables and TV: (shown, the picker button's
+name for a screen reader). A press sends only an index into this list, so nothing anyone
+types ever reaches another screen."""
+REACTION_GAP = 2.0
+"""Seconds a seat waits between two reactions."""
+REACTIONS_PER_MINUTE = 10
+"""Reactions a seat may send in any minute."""
 
 class RoomError(ValueError):
     """A refused room request; the message is safe to show."""
+
+
+class SlowDown(RoomError):
+    """A reaction sent too soon after the seat's last ones (the page says "Slow down")."""
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """One reaction a seated player sent, as every table and TV of the room shows it for a
+    moment. Not stored: it means something only while people watch."""
+
+    colour: int
+    name: str
+    """The sender's name (or their colour's, when they gave none)."""
+    index: int
+    """Which of :data:`REACTIONS`."""
+    at: float
+    """The rooms' clock when it was sent (the pages let it go a few seconds later)."""
+
+    @property
+    def text(self) -> str:
+        """What the screens show, e.g. "Sam: Nice capture!"."""
+        return f"{self.name}: {REACTIONS[self.index][0]}"
 
 
 def new_code() -> str:
@@ -139,6 +173,8 @@ class Room:
     absent_since: dict[int, float] = field(default_factory=dict)
     """Clock time each human seat lost its last connection (not stored)."""
     listeners: list[Callable[[Room], None]] = field(default_factory=list)
+    reaction_listeners: list[Callable[[Reaction], None]] = field(default_factory=list)
+    """The pages that show the room's reactions (its tables and TVs; not stored)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watched: LiveGame | None = None
     """The live game whose progress this room follows (not stored)."""
@@ -229,6 +265,11 @@ class RoomSeating:
         game = self.game
         return (colour is not None and not game.over and game.turn == colour
                 and game.seat_to_act().is_human)
+
+    def away(self) -> frozenset[int]:
+        """The seats whose players have no page of the room open now (the table says so
+        instead of "is thinking")."""
+        return self.rooms.away(self.room)
 
     async def act(self, action: Action, version: int) -> list[Event]:
         return await self.rooms.act(self.room, self.token, action, version)
@@ -352,6 +393,9 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.guesses = GuessLimiter(clock)
         self.claims = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock)
+        self.reaction_gap = RateLimiter(1, REACTION_GAP, clock)
+        self.reaction_minute = RateLimiter(REACTIONS_PER_MINUTE, 60.0, clock)
+        """Reactions per seat token (by its hash): one every two seconds, ten a minute."""
         self._saving: set[asyncio.Task[None]] = set()
         self._loading: SingleFlight[Room | None] = SingleFlight("room")
 
@@ -361,9 +405,10 @@ class Rooms:
 
     @clock.setter
     def clock(self, clock: Clock) -> None:
-        """One clock for absences and attempt windows (tests move it by hand)."""
+        """One clock for absences, attempt windows and reactions (tests move it by hand)."""
         self._clock = clock
         self.guesses.clock = self.guesses.browsers.clock = self.claims.clock = clock
+        self.reaction_gap.clock = self.reaction_minute.clock = clock
 
     # --- finding rooms -------------------------------------------------------------------------
 
@@ -568,14 +613,7 @@ class Rooms:
         with the seat after the one that began the last game's (None: the room's first game,
         the usual opening position)."""
         last = await self.store.game(room.game_id) if room.game_id else None
-        if last is None:
-            return None
-        rules = rules_for(room.kind)
-        order = rules.check_colours(tuple(sorted(s.colour for s in seats)))
-        began = (rules.turn(rules.state_from_json(json.loads(last.start))) if last.start
-                 else order[0])
-        first = order[(order.index(began) + 1) % len(order)] if began in order else order[0]
-        return rules.new_state(order, room.house, first)
+        return None if last is None else next_opening(last, seats, room.house)
 
     # --- play ----------------------------------------------------------------------------------
 
@@ -613,6 +651,14 @@ class Rooms:
         """Let the room's computers notice that a player came or went."""
         if room.watched is not None:
             room.watched.changed.set()
+
+    def away(self, room: Room) -> frozenset[int]:
+        """The human seats of a game under way whose players have no page of the room open
+        (a phone asleep, a tab closed): their tables wait for them."""
+        if room.status != RoomStatus.PLAYING:
+            return frozenset()
+        return frozenset(s.colour for s in room.human_seats()
+                         if s.claimed and not room.connections.get(s.colour))
 
     def absent_for(self, room: Room, colour: int) -> float:
         """Seconds since the seat's last connection closed (0 while connected)."""
@@ -701,6 +747,45 @@ class Rooms:
             room.absent_since.pop(colour, None)
         self._notify(room)
 
+    # --- reactions --------------------------------------------------------------------------------
+
+    def react(self, room: Room, token: str | None, index: Any) -> Reaction:
+        """A seated player sends reaction ``index`` (of :data:`REACTIONS`) to every table and
+        TV of the room. Refused, with nothing shown anywhere: an index not in the list, a
+        token that holds no seat (a watcher, a forged or missing one), a room in its lobby,
+        and (:class:`SlowDown`) a seat sending more than one every two seconds or ten a
+        minute. Only the index comes from the page: nobody can make another screen say
+        anything of their own."""
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                0 <= index < len(REACTIONS)):
+            raise RoomError("There is no such reaction.")
+        colour = self._require_seat(room, token)
+        if room.status == RoomStatus.LOBBY:
+            raise RoomError("Reactions are for the game.")
+        key = token_hash(token or "")
+        if (self.reaction_gap.count(key) >= 1
+                or self.reaction_minute.count(key) >= REACTIONS_PER_MINUTE):
+            raise SlowDown("Slow down")
+        self.reaction_gap.record(key)
+        self.reaction_minute.record(key)
+        seat = room.seats[colour]
+        reaction = Reaction(colour, seat.name or rules_for(room.kind).colours[colour].title(),
+                            index, self.clock())
+        room.touched = reaction.at
+        for listener in list(room.reaction_listeners):
+            listener(reaction)
+        return reaction
+
+    def subscribe_reactions(self, room: Room, listener: Callable[[Reaction], None]) -> None:
+        """Tell ``listener`` (a table's or a TV's page) of every reaction sent in the room."""
+        room.reaction_listeners.append(listener)
+        room.touched = self.clock()
+
+    def unsubscribe_reactions(self, room: Room, listener: Callable[[Reaction], None]) -> None:
+        if listener in room.reaction_listeners:
+            room.reaction_listeners.remove(listener)
+        room.touched = self.clock()
+
     # --- housekeeping --------------------------------------------------------------------------
 
     async def cleanup(self, now: datetime | None = None) -> int:
@@ -719,7 +804,8 @@ class Rooms:
         attempt counters); they load again from the database when asked for."""
         now = self.clock()
         gone = [code for code, room in self.rooms.items()
-                if not room.listeners and not any(room.connections.values())
+                if not room.listeners and not room.reaction_listeners
+                and not any(room.connections.values())
                 and now - room.touched >= idle and not room.lock.locked()]
         for code in gone:
             room = self.rooms.pop(code)
@@ -728,6 +814,8 @@ class Rooms:
             room.watched = None
         self.guesses.sweep()
         self.claims.sweep()
+        self.reaction_gap.sweep()
+        self.reaction_minute.sweep()
         return gone
 
     def subscribe(self, room: Room, listener: Callable[[Room], None]) -> None:

@@ -39,14 +39,21 @@ def ensure_runner(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> 
             supervise(game, pace, sleep), name=f"computers-{game.id}")
 
 
+READ_ROLL = 1.5
+"""Seconds a roll stays on the dice before the next roll replaces it (an opening roll, a
+roll nothing could use): long enough to read whose roll it was and what it was."""
+
+
 def paced(game: LiveGame, pace: float) -> float:
     """Seconds before a computer's next action: the pace, and at least until the tables have
     shown the last action's moves (a capture's slide, a bonus walk) and a moment more
-    (:data:`LANDED`), so none is cut off. With no pace (tests, benchmarks) the computers do
-    not wait."""
+    (:data:`LANDED`), so none is cut off, or the last roll long enough to read
+    (:data:`READ_ROLL`) when the next action rolls again. With no pace (tests, benchmarks)
+    the computers do not wait."""
     if pace <= 0:
         return 0.0
-    return max(pace, game.motion_ms / 1000 + LANDED) if game.motion_ms else pace
+    wait = max(pace, game.motion_ms / 1000 + LANDED) if game.motion_ms else pace
+    return max(wait, READ_ROLL) if game.roll_to_read else wait
 
 
 async def supervise(game: LiveGame, pace: float, sleep: Sleep = asyncio.sleep) -> None:

@@ -573,6 +573,13 @@ class Store:
             row.updated_at = _now()
             session.add(row)
 
+    async def set_seats(self, game_id: str, columns: dict[str, Any]) -> None:
+        """Who plays a local game's seats from now on, and their clock (``columns``: see
+        ``Hub.seat_change``)."""
+        async with self._write_session() as session:
+            await self._set_game(session, game_id, **columns)
+            await session.commit()
+
     async def save_room(self, row: RoomRow, game: GameRow | None = None,
                         seats_of: tuple[str, dict[str, Any]] | None = None) -> None:
         """Save a room; with ``game``, the new game it starts; with ``seats_of`` (game id,

@@ -24,9 +24,11 @@ from .turns import Action, apply, standings
 
 
 def colour_sets(count: int) -> list[tuple[int, ...]]:
-    """Two players: the opposite pairs the setup suggests; three or four: every set."""
+    """Any two, three or four colours (docs/rules/ludo.md 1); for two, the opposite pairs
+    first (the setup form offers the first: red and yellow, across the board)."""
     if count == 2:
-        return [(0, 2), (1, 3)]
+        pairs = list(combinations(range(len(COLOURS)), 2))
+        return sorted(pairs, key=lambda pair: (pair[1] - pair[0]) % 4 != 2)
     return list(combinations(range(len(COLOURS)), count)) if count in (3, 4) else []
 
 
