@@ -1,6 +1,6 @@
 // The table's controls as one component: the status line (first, so that on a phone what just
 // happened sits right under the board), the dice and whose roll they are, the dice chips, Roll,
-// the piece buttons, the movement options and questions, Hint and Play best. Everything
+// the piece buttons, the movement options and questions, Hint, Play best and Undo. Everything
 // comes from Python as one JSON state (components/controls.py); a click sends one `press` (or
 // `chip`) event back. An update of the table is one new state, which Vue patches in place.
 import Dice from "dice";
@@ -71,6 +71,8 @@ export default {
         <button type="button" class="btn btn-md tone-primary btn-outline" :data-stamp="s.stamp"
                 data-testid="play-best" :disabled="!s.hint"
                 @click="press($event, 'best', 0, false)">Play best</button>
+        <button v-if="s.undo" type="button" class="btn btn-md tone-primary btn-outline" :data-stamp="s.stamp"
+                data-testid="undo" aria-keyshortcuts="U" @click="press($event, 'undo', 0, false)">Undo</button>
       </div>
     </div>
   `,

@@ -8,7 +8,7 @@ region. As one element with one JSON state, an action sends one small update and
 patches one component, as the board does.
 
 The component reads state and sends presses; it decides nothing. A press of a game action
-(Roll, a piece, a movement option, Hint, Play best) comes back as ``press`` with the stamp
+(Roll, a piece, a movement option, Hint, Play best, Undo) comes back as ``press`` with the stamp
 the control showed (``presses.py``), and, for an option, which set of options it was drawn
 in: a press on an option the table no longer shows finds no action, as a click on a removed
 button would. A chip only picks a dice portion and is no game action (no stamp).
@@ -36,6 +36,8 @@ State format (the ``state`` prop: the JSON text of :attr:`Controls.state`):
     which set of options this is (a counter) and ``[[text, marker number], ...]``;
 ``hint``
     whether Hint and Play best may be pressed;
+``undo``
+    whether Undo is shown (a table of one person and computers, after a move of the roll);
 ``status``
     the status line (an ``aria-live`` region).
 """
@@ -51,7 +53,7 @@ from nicegui import events, ui
 from .dice_view import dice_label
 from .table_model import Screen
 
-CONTROLS = ("roll", "piece", "option", "hint", "best")
+CONTROLS = ("roll", "piece", "option", "hint", "best", "undo")
 """The game actions a press can name."""
 
 
@@ -101,6 +103,7 @@ class Controls(ui.element, component="controls.js", dependencies=["dice.js"]):
             "options": [[text, mark] for (text, _), mark in zip(
                 screen.options, screen.option_marks, strict=True)],
             "hint": screen.can_hint,
+            "undo": screen.can_undo,
             "status": screen.status,
         }
         if state == self.state:

@@ -58,7 +58,8 @@ PRESS_SCRIPT = """
     const digit = key.length === 1 && '1234'.includes(key);
     // Space rolls too, unless it is pressing the focused control (its own meaning).
     const space = key === ' ' && !e.target.closest?.('button, a, [role=button], [tabindex]');
-    const testid = key === 'r' || space ? 'roll' : (digit ? 'piece-' + key : null);
+    const keyed = key === 'r' ? 'roll' : (key === 'u' ? 'undo' : null);
+    const testid = space ? 'roll' : (keyed || (digit ? 'piece-' + key : null));
     const button = testid && document.querySelector(`[data-testid="${testid}"]`);
     if (button && !button.disabled) {
       e.preventDefault();

@@ -46,6 +46,7 @@ CLOSE_ICON = ("M19 6.41L17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
 NOT_POSSIBLE = "That move is not possible now."
 NOT_THROUGH = "That did not go through. Please try again."
+TAKEN_BACK = "Move taken back: play this roll again."
 log = logging.getLogger("parcheesi.ui")
 
 
@@ -169,7 +170,7 @@ class TableView:
                     {c: s.description(game.rules.colours) for c, s in game.seats.items()},
                     game.stats, self.can_act(), game.fault,
                     {c: s.level for c, s in game.seats.items() if not s.is_human},
-                    self.seating.view_colour, game.deadline, self.away())
+                    self.seating.view_colour, game.deadline, self.away(), game.can_undo())
 
     def stamp(self) -> str:
         """What every action control of this table shows and sends back when pressed."""
@@ -239,6 +240,8 @@ class TableView:
             return self.show_hint(stamp)
         if control == "best":
             return self.play_best(stamp)
+        if control == "undo":
+            return self._press(stamp, self._undo)
         return self._press(stamp, lambda _: None)
 
     async def roll(self, stamp: Any) -> None:
@@ -300,6 +303,17 @@ class TableView:
         for k, action in enumerate(decision.actions):
             if not await self.send(action, version + k):
                 break
+
+    async def _undo(self, version: int) -> None:
+        """Take back the person's last move of this roll; say so, or why not."""
+        try:
+            await self.game.undo(version=version)
+        except (Refused, SaveFailed) as error:
+            self.say(str(error))
+            return
+        self.model.taking()
+        self.say(TAKEN_BACK)
+        self.redraw([])
 
     async def _target_click(self, colour: int, end: int, stamp: Any) -> None:
         await self._press(stamp, lambda version: self._take_target(end, version))

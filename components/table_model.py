@@ -65,6 +65,8 @@ class Seen:
     away: frozenset[int] = frozenset()
     """The seats whose players are away (a room's players with no page open): the status
     line says the table waits for them rather than that they are thinking."""
+    undo: bool = False
+    """Whether the one person at this table may take back their last move now."""
 
     @property
     def look(self) -> Look:
@@ -183,6 +185,8 @@ class Screen:
     """The winner's name once the game is over (the winner overlay), else None."""
     standings: tuple[Standing, ...]
     """Every seat's place once the game is over, else empty."""
+    can_undo: bool = False
+    """Whether Undo is shown: the one person's last move of this roll may be taken back."""
 
 
 WINNING: tuple[tuple[type, str], ...] = ((Won, "win"), (Captured, "capture"))
@@ -385,6 +389,7 @@ class TableModel:
             log=tuple(move_log(seen.stats.recent, seen.look.describe, name, LOG_LINES)),
             winner=self._winner(seen),
             standings=self._standings(seen),
+            can_undo=seen.undo,
         )
 
     def _badges(self, seen: Seen) -> tuple[Badge, ...]:

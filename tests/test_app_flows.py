@@ -262,6 +262,28 @@ async def test_solo_game_to_a_first_move(app_server: Server, table_user: User) -
     assert any(line.startswith("Ruby moved piece 1") for line in log_lines(user))
 
 
+async def test_undo_takes_back_a_move_of_the_roll_in_a_solo_game(
+        app_server: Server, table_user: User) -> None:
+    user = table_user
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
+    after_roll = game.state
+    assert not elements(user, "undo")  # the roll itself is never taken back
+    await click(user, "piece-1")  # its one move: enter with the 5
+    assert game.state.pieces[RUBY][0] == 0
+    assert elements(user, "undo")
+
+    await click(user, "undo")
+    assert game.state == after_roll
+    assert text(user, "status") == "Move taken back: play this roll again."
+    assert not elements(user, "undo")
+    assert ids_starting(user, "portion-") == ["portion-5", "portion-3"]
+    assert "Ruby entered piece 1" not in log_lines(user)
+    assert len(await game.store.actions(game.id)) == game.played
+    await click(user, "piece-2")  # the same roll, played another way
+    assert game.state.pieces[RUBY][1] == 0
+
+
 async def test_reload_and_home_resume_the_same_game(app_server: Server, table_user: User) -> None:
     user = table_user
     await first_roll_to_play(app_server, user)

@@ -24,7 +24,7 @@ from parcheesi.server.rooms import Rooms
 from parcheesi.server.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -144,8 +144,14 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_undos(connection: Any) -> None:
+    """Take the schema back to before Undo (revision 0009)."""
+    connection.execute(text("ALTER TABLE games DROP COLUMN undos"))
+
+
 def drop_stand_ins(connection: Any) -> None:
     """Take the schema back to before stand-in levels (revision 0008)."""
+    drop_undos(connection)
     for table in ("games", "rooms"):
         connection.execute(text(f"ALTER TABLE {table} DROP COLUMN stand_in"))
 
@@ -293,6 +299,25 @@ async def test_games_rooms_and_actions_from_before_turn_clocks_have_none(databas
     assert resumed.stand_in == again.stand_in == "medium"  # what stood in before
     await play_some(resumed, 2)
     assert resumed.version == 8 and resumed.deadline is None
+    await reopened.close()
+
+
+async def test_games_from_before_undo_took_nothing_back_and_play_on(database_url):
+    store = Store(database_url)
+    game = await Hub(store).create_local("browser-u", "solo", SEATS)
+    await play_some(game, 6)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before Undo left it
+        drop_undos(connection)
+        connection.execute(text("UPDATE alembic_version SET version_num = '0009'"))
+    engine.dispose()
+    reopened = Store(database_url)
+    resumed = await Hub(reopened).get(game.id)
+    assert resumed is not None and resumed.state == game.state
+    assert (resumed.undos, resumed.version) == (0, 6)
+    await play_some(resumed, 2)
+    assert resumed.version == 8
     await reopened.close()
 
 

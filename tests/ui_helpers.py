@@ -117,6 +117,8 @@ def drawn_controls(owner: Controls) -> list[Control]:
             **{"data-mark": str(mark), "aria-label": text})
     add("hint", "Hint", "press", {"control": "hint", "index": 0}, enabled=s["hint"])
     add("play-best", "Play best", "press", {"control": "best", "index": 0}, enabled=s["hint"])
+    if s["undo"]:
+        add("undo", "Undo", "press", {"control": "undo", "index": 0}, **{"aria-keyshortcuts": "U"})
     add("status", s["status"], role="status", **{"aria-live": "polite"})
     return found
 

@@ -47,6 +47,7 @@ IDLE_BEFORE_UNLOAD = 300.0
 """Seconds a game with no page holding it stays in memory before the hub lets it go."""
 STALE = "That was already played."
 """The refusal of an action made against a position that is no longer current."""
+NOTHING_TO_UNDO = "There is no move of yours in this roll to take back."
 
 Clock = Callable[[], float]
 """Monotonic seconds (absences, idleness, attempt windows)."""
@@ -159,11 +160,25 @@ class Stats:
     lost: dict[int, int] = field(default_factory=dict)
     recent: deque[Event] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
 
+    def copy(self) -> Stats:
+        """These statistics as they are now, kept apart from what happens next (Undo)."""
+        return Stats(self.rules, dict(self.captures), dict(self.lost),
+                     deque(self.recent, maxlen=RECENT_EVENTS))
+
     def record(self, events: list[Event]) -> None:
         self.recent.extend(events)
         for by, victim in self.rules.captures(events):
             self.captures[by] = self.captures.get(by, 0) + 1
             self.lost[victim] = self.lost.get(victim, 0) + 1
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """Where Undo returns to: the position, statistics and deadline before a move."""
+
+    state: State
+    stats: Stats
+    deadline: datetime | None
 
 
 Listener = Callable[["LiveGame", list[Event]], None]
@@ -190,7 +205,14 @@ class LiveGame:
         """What the players' browsers added to the dice (colour name -> hex)."""
         self.seats = {s.colour: s for s in seats_of(row)}
         self.state = state
-        self.version = row.version
+        self.played = row.version
+        """Actions in the game's record (``GameRow.version``)."""
+        self.undos = row.undos
+        """Moves taken back so far (``GameRow.undos``)."""
+        self.takebacks: list[TakeBack] = []
+        """Before each move the table's one person made in the current roll, newest last:
+        what Undo returns to. Any other action empties it (a roll is never taken back), and
+        a game loaded from the database starts with none."""
         self.store = store
         self.stats = stats
         self.dice = self.rules.dice(row.seed)
@@ -233,8 +255,26 @@ class LiveGame:
         self._chances: tuple[int, dict[int, float] | None] | None = None
 
     @property
+    def version(self) -> int:
+        """The number of the position now, what an action must be made against: an action
+        adds one, and so does an undo (an action takes ``played`` one up, an undo one down
+        and ``undos`` one up), so a position never has the number of an earlier one."""
+        return self.played + 2 * self.undos
+
+    @property
     def over(self) -> bool:
         return self.rules.over(self.state)
+
+    @property
+    def one_person(self) -> bool:
+        """Whether the game is a local table of one person and computers (where a move may
+        be taken back: nobody else saw it as final)."""
+        return self.mode in MODES and sum(s.is_human for s in self.seats.values()) == 1
+
+    def can_undo(self) -> bool:
+        """Whether the one person may take back their last move now: a move of the current
+        roll, nobody acted since (a computer waits its pace first), the game not over."""
+        return bool(self.takebacks) and self.one_person and not self.over
 
     @property
     def turn(self) -> int:
@@ -391,10 +431,10 @@ class LiveGame:
             deadline = self._deadline_after(new, mover)
             try:
                 await self.store.append_action(
-                    self.id, self.version, self.rules.action_to_json(action),
+                    self.id, self.played, self.rules.action_to_json(action),
                     self.rules.state_to_json(new), self.rules.over(new),
                     Clocked(deadline, json.dumps({str(c): n for c, n in timeouts.items()}),
-                            timed_out))
+                            timed_out), self.undos)
             except VersionConflict:
                 # The database is ahead of this object: catch up, then refuse as stale.
                 await self._reload()
@@ -407,8 +447,9 @@ class LiveGame:
             # of its moves), it may play the rest.
             mid_move = same_move(self.rules, mover, new)
             rolled_over = roll_replaced(self.rules, self.state, new)
+            self._keep_takeback(not computer and not timed_out, events, before)
             self.state = new
-            self.version += 1
+            self.played += 1
             self.timeouts, self.deadline = timeouts, deadline
             self.finishing = self.version if timed_out and mid_move else None
             if started:
@@ -420,6 +461,57 @@ class LiveGame:
         if deadline is not None and deadline != before and self.on_deadline is not None:
             self.on_deadline(deadline)
         return events
+
+    def _keep_takeback(self, by_person: bool, events: list[Event],
+                       deadline: datetime | None) -> None:
+        """Before the state moves on: keep what Undo returns to when the action is a move
+        of the table's one person (it moved a piece, and was no roll), else forget it all."""
+        if (by_person and self.one_person and not self.rules.rolling(self.state)
+                and self.rules.motions(events)):
+            self.takebacks.append(TakeBack(self.state, self.stats.copy(), deadline))
+        else:
+            self.takebacks.clear()
+
+    async def undo(self, *, version: int) -> None:
+        """Take back the one person's last move of the current roll (never the roll), made
+        against ``version``: the record loses it and the position, statistics and deadline
+        go back to before it, in one write; the tables are told.
+
+        Raises :class:`Refused` (nothing changed) for another version or when there is no
+        such move (:meth:`can_undo`), :class:`SaveFailed` when it could not be stored.
+        """
+        async with self.lock:
+            if type(version) is not int or version != self.version:
+                raise Refused(STALE)
+            if not self.can_undo():
+                raise Refused(NOTHING_TO_UNDO)
+            back = self.takebacks[-1]
+            deadline = back.deadline
+            if deadline is not None and deadline <= self.wall():
+                deadline = self.fresh_deadline()
+            try:
+                taken = await self.store.take_back(
+                    self.id, self.played, self.undos, self.rules.state_to_json(back.state),
+                    deadline)
+            except Exception as error:  # any driver or file error: nothing was changed
+                log.warning("taking a move back failed", extra={"game": self.id,
+                                                                "reason": str(error)})
+                raise SaveFailed(str(error)) from error
+            if not taken:  # the database is ahead of this object
+                await self._reload()
+                raise Refused(STALE)
+            self.takebacks.pop()
+            self.state, self.stats, self.deadline = back.state, back.stats, deadline
+            self.played -= 1
+            self.undos += 1
+            self.finishing, self._chances = None, None
+            self.motion_ms, self.roll_to_read = 0, False
+            self._touch()
+        log.info("move taken back", extra={"game": self.id, "version": self.version})
+        if deadline is not None and self.on_deadline is not None:
+            self.on_deadline(deadline)
+        self.fault = None
+        self.notify([])
 
     def _check_timed_out(self) -> None:
         """Refuse a computer's action for a person whose time has not run out."""
@@ -474,7 +566,8 @@ class LiveGame:
         if row is None:
             return
         state, stats = await load_record(self.store, row)
-        self.state, self.version, self.stats = state, row.version, stats
+        self.state, self.stats = state, stats
+        self.played, self.undos, self.takebacks = row.version, row.undos, []
         self.contributions, self.seed = json.loads(row.contributions), row.seed
         self.deadline = None if row.deadline is None else aware(row.deadline)
         self.timeouts = {int(c): n for c, n in json.loads(row.timeouts).items()}

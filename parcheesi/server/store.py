@@ -77,7 +77,10 @@ class GameRow(SQLModel, table=True):
     state: str
     """JSON snapshot of the current engine state (``notation.state_to_json``)."""
     version: int = 0
-    """Number of accepted actions."""
+    """Number of actions in the record (accepted and not taken back)."""
+    undos: int = 0
+    """Moves taken back (Undo at a table of one person and computers): they leave the
+    record, so with ``version`` it numbers every change (``LiveGame.version``)."""
     clock: int = 0
     """Seconds a human seat has for each move (0: no clock), fixed when the game starts."""
     stand_in: str = Field(default="medium", max_length=16)
@@ -164,11 +167,13 @@ def house_of(text: str) -> tuple[str, ...]:
 
 _GAMES = GameRow.__table__  # type: ignore[attr-defined]
 _ADVANCE = (update(_GAMES)
-            .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("at"))
+            .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("at"),
+                   _GAMES.c.undos == bindparam("undone"))
             .values(state=bindparam("state"), version=bindparam("version"),
                     finished=bindparam("finished"), updated_at=bindparam("updated_at"),
                     deadline=bindparam("deadline"), timeouts=bindparam("timeouts")))
-"""Move a game's snapshot on, only from the version the action was made against."""
+"""Move a game's snapshot on, only from the version (and undos) the action was made
+against."""
 _RECORD = insert(ActionRow.__table__)  # type: ignore[attr-defined]
 """Add an action's row. Both statements are built once: SQLAlchemy then compiles them once."""
 
@@ -345,10 +350,12 @@ class Store:
             await session.commit()
 
     async def append_action(self, game_id: str, version: int, action: dict[str, Any],
-                            state: dict[str, Any], finished: bool, clock: Clocked | None = None
-                            ) -> None:
+                            state: dict[str, Any], finished: bool, clock: Clocked | None = None,
+                            undos: int = 0) -> None:
         """Store action number ``version`` and the state it leads to, atomically, with the
-        game's turn clock after it (``clock``; None: no deadline, no timeouts).
+        game's turn clock after it (``clock``; None: no deadline, no timeouts). ``undos``:
+        the moves the game took back so far, which the stored game must have too (a writer
+        that missed an undo is behind, however many actions both records hold).
 
         This is on the path of every click. On SQLite the two statements run right here,
         on the event loop's thread, through a connection of their own: a commit in WAL mode
@@ -363,7 +370,7 @@ class Store:
             await self.init()
         try:
             await self._append(game_id, version, action, state, finished,
-                               clock or Clocked())
+                               clock or Clocked(), undos)
         except VersionConflict:
             raise
         except Exception as error:
@@ -372,11 +379,12 @@ class Store:
         self.write_error = None
 
     async def _append(self, game_id: str, version: int, action: dict[str, Any],
-                      state: dict[str, Any], finished: bool, clock: Clocked) -> None:
+                      state: dict[str, Any], finished: bool, clock: Clocked, undos: int
+                      ) -> None:
         now = _now()
-        advance = {"game_id": game_id, "at": version, "state": json.dumps(state),
-                   "version": version + 1, "finished": finished, "updated_at": now,
-                   "deadline": clock.deadline, "timeouts": clock.timeouts}
+        advance = {"game_id": game_id, "at": version, "undone": undos,
+                   "state": json.dumps(state), "version": version + 1, "finished": finished,
+                   "updated_at": now, "deadline": clock.deadline, "timeouts": clock.timeouts}
         record = {"game_id": game_id, "index": version, "action": json.dumps(action),
                   "timed_out": clock.timed_out, "created_at": now}
         if self._sqlite_path is not None:
@@ -395,6 +403,25 @@ class Store:
             if (await connection.execute(_ADVANCE, advance)).rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {version}")
             await connection.execute(_RECORD, record)
+
+    async def take_back(self, game_id: str, version: int, undos: int, state: dict[str, Any],
+                        deadline: datetime | None) -> bool:
+        """Take the last of a game's ``version`` actions out of its record (Undo), with the
+        snapshot going back to ``state`` and the move's ``deadline``, in one transaction.
+        False (nothing changed) unless the stored game is at ``version`` and ``undos``."""
+        async with self._write_session() as session:
+            moved = await session.exec(
+                update(GameRow)
+                .where(col(GameRow.id) == game_id, col(GameRow.version) == version,
+                       col(GameRow.undos) == undos)
+                .values(version=version - 1, undos=undos + 1, state=json.dumps(state),
+                        deadline=deadline, updated_at=_now()))
+            if moved.rowcount != 1:
+                return False
+            await session.exec(delete(ActionRow).where(
+                col(ActionRow.game_id) == game_id, col(ActionRow.index) == version - 1))
+            await session.commit()
+            return True
 
     def _connection(self) -> sqlite3.Connection:
         """The SQLite connection of the click path (opened on first use)."""
@@ -422,11 +449,11 @@ class Store:
         try:
             cursor = connection.execute(
                 "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ?, "
-                "deadline = ?, timeouts = ? WHERE id = ? AND version = ?",
+                "deadline = ?, timeouts = ? WHERE id = ? AND version = ? AND undos = ?",
                 (advance["state"], advance["version"], advance["finished"],
                  _SQLITE_TIME(advance["updated_at"]),
                  None if advance["deadline"] is None else _SQLITE_TIME(advance["deadline"]),
-                 advance["timeouts"], advance["game_id"], advance["at"]))
+                 advance["timeouts"], advance["game_id"], advance["at"], advance["undone"]))
             if cursor.rowcount != 1:
                 raise VersionConflict(f"game {advance['game_id']} is no longer at version "
                                       f"{advance['at']}")
