@@ -50,6 +50,8 @@ PRESS_SCRIPT = """
   addEventListener('keydown', (e) => {
     if (e.repeat || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest?.('input, select, textarea, [contenteditable]')) return;
+    // The hand-over screen covers the table: its keys are its own button's.
+    if (document.querySelector('[data-testid="hand-over"]')) return;
     const key = e.key.toLowerCase();
     if (key === 'escape') {
       document.querySelector('[data-testid="finish-close"]')?.click();

@@ -1,5 +1,6 @@
-"""Per-browser settings (sound, volume, reduced motion, board orientation, one-tap moves, a
-notification when it is your turn, the win-chance meter) and their dialog.
+"""Per-browser settings (sound, volume, reduced motion, board orientation, one-tap moves,
+learning mode, the hand-over screen, a notification when it is your turn, the win-chance
+meter) and their dialog.
 
 Settings live in NiceGUI's server-side per-browser storage, so they follow the browser
 across games, reloads and server restarts without touching the game tables.
@@ -15,7 +16,7 @@ from nicegui import ui
 from parcheesi.core.registry import DEFAULT_GAME, games
 
 ORIENTATIONS = {
-    "auto": "Automatic (your colour at the bottom in solo games)",
+    "auto": "Automatic (your colour at the bottom; on a shared screen, whoever has it)",
     "turn": "Player to move at the bottom",
 }
 """The orientations that name no colour; :func:`orientations` adds one per colour."""
@@ -26,6 +27,8 @@ ARROW_ICON = "M7 10l5 5 5-5z|0 0 24 24"
 
 MOTION = {"system": "As the system prefers", "on": "Reduce motion", "off": "Animate moves"}
 ONE_TAP = "Move at once when a piece has one move"
+LEARNING = "Learning mode: tapping a piece that cannot move says why"
+HAND_OVER = "Pass the phone: a hand-over screen between people's turns on a shared screen"
 
 
 def orientations() -> dict[str, str]:
@@ -84,6 +87,18 @@ class Settings:
         return bool(self.storage.get("one_tap", True))
 
     @property
+    def learning(self) -> bool:
+        """Whether a tap on a piece of the player to act that cannot move says why (off
+        unless switched on: for children learning the game)."""
+        return bool(self.storage.get("learning", False))
+
+    @property
+    def hand_over(self) -> bool:
+        """Whether a screen several people share covers the table between different
+        people's turns until the next one has the phone (on unless switched off)."""
+        return bool(self.storage.get("hand_over", True))
+
+    @property
     def show_chances(self) -> bool:
         """Whether the table shows the win-chance meter (off unless the player switches it
         on: not everyone wants to be told they are losing)."""
@@ -135,6 +150,12 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         ui.switch(ONE_TAP, value=settings.one_tap,
                   on_change=lambda e: changed("one_tap", bool(e.value))).props(
             'data-testid=setting-one-tap')
+        ui.switch(LEARNING, value=settings.learning,
+                  on_change=lambda e: changed("learning", bool(e.value))).props(
+            'data-testid=setting-learning')
+        ui.switch(HAND_OVER, value=settings.hand_over,
+                  on_change=lambda e: changed("hand_over", bool(e.value))).props(
+            'data-testid=setting-hand-over')
         ui.switch(chances_words(), value=settings.show_chances,
                   on_change=lambda e: changed("show_chances", bool(e.value))).props(
             'data-testid=setting-chances')

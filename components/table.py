@@ -21,6 +21,7 @@ from typing import Any
 
 from nicegui import ui
 
+from parcheesi.core.events import OpeningRolled, Rolled
 from parcheesi.core.rules import Action, Event
 from parcheesi.core.state import IllegalAction
 from parcheesi.server.clocks import clock_words
@@ -29,6 +30,7 @@ from parcheesi.server.live import STALE, LiveGame, Refused, SaveFailed, Seating
 from .badges import Badges
 from .board_view import Board
 from .controls import Controls
+from .dice_view import Dice
 from .game_details import game_details
 from .meter import Meter
 from .move_log import MoveLog
@@ -47,6 +49,7 @@ NOT_UNDERSTOOD = "That press was not understood. Please try again."
 NOT_POSSIBLE = "That move is not possible now."
 NOT_THROUGH = "That did not go through. Please try again."
 TAKEN_BACK = "Move taken back: play this roll again."
+HAND_OVER_NOTE = "Tap when you have the phone."
 log = logging.getLogger("parcheesi.ui")
 
 
@@ -85,6 +88,14 @@ class TableView:
         """Whether this table's player closed the finish card (to look at the final board)."""
         self.finish_drawn: tuple[str | None, bool] = (None, False)
         """The winner and whether the card was closed, as last drawn."""
+        self.holder: int | None = None
+        """The seat whose person took the phone last at a hand-over (a shared screen of
+        several people): the hand-over screen shows when another person's turn comes."""
+        self.last_person: int | None = None
+        """The seat of the person who acted last (or acts now): the shared screen's board
+        keeps their colour at the bottom while computers play."""
+        self.hand_over_drawn: tuple[Any, ...] | None = None
+        """What the hand-over screen showed when last drawn (None: it was not shown)."""
         self.your_turn = False
         self.turn_told = False
         """Whether the tab was last told it is its viewer's turn (a new page's title says
@@ -125,6 +136,8 @@ class TableView:
                 self.result_button = Region().classes("items-center")
             with Region().classes("controls-column gap-2"):
                 self._controls()
+            # Over everything, on a shared screen of several people (``_show_hand_over``).
+            self.hand_over = Region().classes("hand-over-layer")
         game.hold()
         if self.client.has_socket_connection:  # a table drawn after the page connected
             game.subscribe(self._changed)
@@ -381,6 +394,8 @@ class TableView:
         choice = self.settings.orientation
         if choice == "auto":
             local = self.seating.view_colour
+            if local is None and self.game.shared_by_people:
+                local = self.last_person
             return local if local is not None and local in range(4) else 0
         if choice == "turn":
             return self.game.turn
@@ -402,6 +417,8 @@ class TableView:
     def redraw(self, events: list[Event]) -> None:
         """Draw the model's screen for the game now (``events``: what led there)."""
         self.version_seen = self.game.version
+        if not self.game.over and self.game.seat_to_act().is_human:
+            self.last_person = self.game.turn
         stamp = self.stamp()
         screen = self.model.screen(self.seen(), events)
         self._draw_seat_switches()
@@ -422,6 +439,64 @@ class TableView:
                            and not self.settings.reduced_motion_for_board())
         self.log_view.show(screen.log)
         self._show_winner(screen)
+        self._show_hand_over(screen)
+
+    def _hand_over_to(self) -> int | None:
+        """The seat the phone goes to now: on a shared screen of several people (with the
+        hand-over on), the person to act when another person had the phone last."""
+        game = self.game
+        if not (self.settings.hand_over and game.shared_by_people) or game.over:
+            return None
+        seat = game.seat_to_act()
+        return seat.colour if seat.is_human and seat.colour != self.holder else None
+
+    def _show_hand_over(self, screen: Screen) -> None:
+        """The hand-over screen over the whole page: whose turn it is, in their colour, what
+        just happened and the game's latest roll in large dice (whoever rolled it); a tap
+        anywhere (or its button) means the next person has the phone."""
+        to = self._hand_over_to()
+        roll = self._latest_roll()
+        drawn = None if to is None else (to, screen.status, roll)
+        if drawn == self.hand_over_drawn:
+            return
+        self.hand_over_drawn = drawn
+        self.hand_over.clear()
+        if to is None:
+            return
+        title = f"{self.game.name_of(to)}'s turn"
+        with self.hand_over, ui.element("div").classes(
+                f"hand-over-screen tone-{self.game.rules.colours[to]}").props(
+                'data-testid=hand-over role=dialog aria-modal=true') as cover:
+            cover._props["aria-label"] = title  # a name is any text: not through props()
+            cover.on("click", lambda: self._take_phone(to))
+            ui.element("div").classes("hand-over-dot").props("aria-hidden=true")
+            ui.label(title).classes("hand-over-title").props(
+                'data-testid=hand-over-title role=heading aria-level=2')
+            ui.label(HAND_OVER_NOTE).classes("text-lg")
+            if screen.status:
+                ui.label(screen.status).classes("hand-over-news").props(
+                    'data-testid=hand-over-news')
+            if roll is not None:
+                roller = self.game.name_of(roll[0])
+                Dice().classes("hand-over-dice").props("data-testid=hand-over-dice").show(
+                    roll[1], roller)
+                ui.label(f"{roller}'s roll").classes("text-sm hand-over-news")
+            # The cover takes the tap (the button's too): one handler, however it came.
+            ui.button("I have the phone", color=None).props(
+                'unelevated no-caps size=lg autofocus data-testid=hand-over-ready').classes(
+                "hand-over-ready")
+
+    def _latest_roll(self) -> tuple[int, tuple[int, ...]] | None:
+        """(colour, dice) of the newest roll of the game (an opening roll too), if any."""
+        for event in reversed(self.game.stats.recent):
+            if isinstance(event, Rolled | OpeningRolled):
+                return event.colour, event.dice
+        return None
+
+    def _take_phone(self, colour: int) -> None:
+        """The person of ``colour`` has the phone: the table shows for them."""
+        self.holder = self.last_person = colour
+        self.redraw([])
 
     def _chip(self, k: int) -> None:
         self.choose_portion(self.chip_values[k])

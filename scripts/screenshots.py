@@ -2,13 +2,15 @@
 computer at phone size (390 x 844), played with Roll and Play best to the end, in light and
 dark colour schemes: the start, mid-game, a capture, and the finish.
 
-    .venv/bin/python scripts/screenshots.py [--game ludo] [--tv]
+    .venv/bin/python scripts/screenshots.py [--game ludo] [--tv | --hand-over]
 
 Ludo's shots are named ``ludo-<moment>-<scheme>.png``. With ``--tv``: an online room of
 four (the host and three computers) played from a phone, and its TV view (``/tv/<code>``)
 in a second browser mid-game: ``tv-mid-game.png`` at 1920 x 1080 here; to check the layout,
 every size of ``TV_SIZES`` (``/tmp/tv-<width>x<height>.png``) and the host's lobby on the
-phone (``/tmp/tv-lobby-phone.png``).
+phone (``/tmp/tv-lobby-phone.png``). With ``--hand-over``: two people sharing the phone
+(Ruby and Sapphire on one screen), and the hand-over screen as Sapphire's turn comes a few
+turns in: ``hand-over-<scheme>.png``.
 
 Starts its own server (pace 0.2, a fresh data directory) and Debian's headless Chromium.
 """
@@ -131,6 +133,34 @@ def tv(driver, base: str) -> None:
         screen.quit()
 
 
+def hand_over(driver, base: str) -> None:
+    """Ruby and Sapphire share the phone; shoot the hand-over screen once Sapphire's turn
+    comes after a few turns, with a roll on its dice."""
+    driver.get(f"{base}/new")
+    time.sleep(1.5)
+    driver.find_element(By.XPATH, "//*[normalize-space()='Same device']").click()
+    driver.find_element(By.XPATH, "//*[normalize-space()='2 players']").click()
+    time.sleep(0.5)
+    testid(driver, "kind-sapphire").click()
+    time.sleep(0.5)
+    driver.find_element(By.XPATH, "//*[contains(@class, 'q-item')][normalize-space()='Human']"
+                        ).click()
+    time.sleep(0.5)
+    testid(driver, "start-game").click()
+    time.sleep(2)
+    for presses in range(MAX_PRESSES):
+        if testid(driver, "hand-over") is not None:
+            if (presses > 12 and testid(driver, "hand-over-title").text.startswith("Sapphire")
+                    and testid(driver, "hand-over-dice") is not None):
+                shoot(driver, "hand-over")
+                return
+            testid(driver, "hand-over-ready").click()
+        elif not press_next(driver):
+            time.sleep(0.2)
+        time.sleep(0.35)
+    sys.exit("screenshots: no hand-over to Sapphire came")
+
+
 def wait_for(port: int, seconds: float = 30.0) -> None:
     """Until the server answers on ``port``."""
     deadline = time.monotonic() + seconds
@@ -154,7 +184,8 @@ def main() -> None:
     driver = chromium.start(chromium.chromium_options())
     try:
         wait_for(port)
-        (tv if "--tv" in sys.argv else play)(driver, f"http://127.0.0.1:{port}")
+        scene = tv if "--tv" in sys.argv else hand_over if "--hand-over" in sys.argv else play
+        scene(driver, f"http://127.0.0.1:{port}")
     except WebDriverException as error:
         sys.exit(f"screenshots: the browser failed: {error.msg}")
     finally:

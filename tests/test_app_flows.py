@@ -189,6 +189,46 @@ async def test_a_local_seat_switches_between_a_person_and_a_computer_mid_game(
         await app_server.hub.switch_seat(game, SAPPHIRE, False)
 
 
+async def test_a_shared_screen_of_two_people_hands_the_phone_over_between_their_turns(
+        app_server: Server, table_user: User) -> None:
+    """Ruby and Sapphire share one phone: each turn of the other person begins with the
+    hand-over screen, in their name; a tap shows them the table, with their colour at the
+    bottom of the board. Switched off in the settings, the table shows at once."""
+    user = table_user
+    await user.open("/new")
+    await choose(user, "mode", "same_device")
+    await choose(user, "player-count", 2)
+    await choose(user, "kind-sapphire", HUMAN)
+    await click(user, "start-game")
+    game = await live_game(app_server, user)
+    assert text(user, "hand-over-title") == "Ruby's turn"
+    await click(user, "hand-over")
+    assert not elements(user, "hand-over")
+    assert board_state(user)["rotation"] == game.rules.look.layout.quarter_turns(RUBY)
+    await click(user, "roll")  # Ruby's opening roll: Sapphire's turn to roll next
+    assert game.turn == SAPPHIRE
+    assert text(user, "hand-over-title") == "Sapphire's turn"
+    assert text(user, "hand-over-news").startswith("Ruby rolled")
+    assert element(user, "hand-over", ui.element).props["role"] == "dialog"
+    await click(user, "hand-over")
+    assert not elements(user, "hand-over")
+    assert board_state(user)["rotation"] == game.rules.look.layout.quarter_turns(SAPPHIRE)
+
+    await click(user, "settings")
+    await click(user, "setting-hand-over")
+    await click(user, "settings-close")
+    await click(user, "roll")
+    await until(lambda: game.turn == RUBY or game.state.phase is not Phase.OPENING,
+                "the opening roll to go on")
+    assert not elements(user, "hand-over")
+
+
+async def test_a_solo_table_never_hands_over(app_server: Server, table_user: User) -> None:
+    user = table_user
+    await first_roll_to_play(app_server, user)
+    assert not elements(user, "hand-over")
+
+
 async def test_solo_game_seats_follow_the_form(app_server: Server, table_user: User) -> None:
     user = table_user
     await user.open("/new")

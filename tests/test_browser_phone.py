@@ -111,3 +111,53 @@ def test_the_setup_form_fits_the_narrowest_phone(screen: Screen) -> None:
         assert box(screen, "rules-link")[2] <= 320 and link.is_displayed()
     finally:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+
+
+def two_people_on_one_phone(screen: Screen) -> None:
+    """A shared-screen game of Ruby and Sapphire, both people, from the form."""
+    screen.open("/new")
+    until(screen, lambda: bool(all_now(screen, css("mode"))), "the form")
+    choose(screen, "mode", "Same device")
+    choose(screen, "player-count", "2 players")
+    until(screen, lambda: bool(all_now(screen, css("kind-sapphire"))), "Sapphire's seat")
+    by_testid(screen, "kind-sapphire").click()
+    until(screen, lambda: any(o.text == "Human" for o in all_now(screen, ".q-menu .q-item")),
+          "the seat's menu")
+    next(o for o in all_now(screen, ".q-menu .q-item") if o.text == "Human").click()
+    until(screen, lambda: not all_now(screen, ".q-menu"), "the menu to close")
+    by_testid(screen, "start-game").click()
+
+
+def covers_the_phone(screen: Screen) -> bool:
+    """Whether the hand-over screen fills the viewport, its button in view."""
+    width, height = screen.selenium.execute_script("return [innerWidth, innerHeight]")
+    left, top, right, bottom = box(screen, "hand-over")
+    ready = box(screen, "hand-over-ready")
+    return ((left, top, right, bottom) == (0, 0, width, height)
+            and ready[1] >= 0 and ready[3] <= height)
+
+
+def test_the_hand_over_screen_covers_the_phone_until_the_next_person_has_it(
+        screen: Screen) -> None:
+    two_people_on_one_phone(screen)
+    until(screen, lambda: bool(all_now(screen, css("hand-over"))), "the hand-over screen")
+    assert by_testid(screen, "hand-over-title").text == "Ruby's turn"
+    assert covers_the_phone(screen)
+    by_testid(screen, "hand-over-ready").click()
+    until(screen, lambda: not all_now(screen, css("hand-over")), "the table")
+    until(screen, lambda: by_testid(screen, "roll").is_enabled(), "Roll for the start")
+    press_in_place(screen, "roll")
+    until(screen, lambda: bool(all_now(screen, css("hand-over"))), "Sapphire's hand-over")
+    assert by_testid(screen, "hand-over-title").text == "Sapphire's turn"
+    assert by_testid(screen, "hand-over-news").text.startswith("Ruby rolled")
+    assert by_testid(screen, "hand-over-dice").get_attribute("aria-label").startswith(
+        "Dice of Ruby: ")
+    assert covers_the_phone(screen)
+    # The table under it takes no key: R rolls nothing for Sapphire before she has the phone.
+    version = screen.selenium.execute_script(
+        "return document.querySelector('[data-testid=roll]').dataset.stamp")
+    screen.selenium.find_element("tag name", "body").send_keys("r")
+    by_testid(screen, "hand-over").click()  # a tap anywhere on it
+    until(screen, lambda: not all_now(screen, css("hand-over")), "Sapphire's table")
+    assert screen.selenium.execute_script(
+        "return document.querySelector('[data-testid=roll]').dataset.stamp") == version

@@ -43,6 +43,8 @@ NAME_LENGTH = 24
 """Characters a player's name may have."""
 MODES = ("same_device", "solo")
 """Local game modes; online games (mode ``online``) belong to a room."""
+SAME_DEVICE = MODES[0]
+"""The local mode where everyone plays on one screen (passing the phone round)."""
 IDLE_BEFORE_UNLOAD = 300.0
 """Seconds a game with no page holding it stays in memory before the hub lets it go."""
 STALE = "That was already played."
@@ -266,10 +268,20 @@ class LiveGame:
         return self.rules.over(self.state)
 
     @property
+    def people(self) -> int:
+        """How many seats people play."""
+        return sum(s.is_human for s in self.seats.values())
+
+    @property
     def one_person(self) -> bool:
         """Whether the game is a local table of one person and computers (where a move may
         be taken back: nobody else saw it as final)."""
-        return self.mode in MODES and sum(s.is_human for s in self.seats.values()) == 1
+        return self.mode in MODES and self.people == 1
+
+    @property
+    def shared_by_people(self) -> bool:
+        """Whether several people play on one screen (they pass the phone between turns)."""
+        return self.mode == SAME_DEVICE and self.people > 1
 
     def can_undo(self) -> bool:
         """Whether the one person may take back their last move now: a move of the current
