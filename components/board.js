@@ -108,7 +108,7 @@ const BoardPiece = {
 export default {
   components: { BoardBase, BoardPiece },
   props: { geometry: Object, state: String },
-  emits: ["piece_click", "target_click"],
+  emits: ["piece_click", "target_click", "piece_stuck"],
   data() {
     return { anim: null, clock: 0, frame: 0, lastSeq: 0, prefersReduced: false };
   },
@@ -166,6 +166,9 @@ export default {
       const stamp = this.view.stamp;
       if (p.movable && (!window.parcheesiClaim || window.parcheesiClaim(stamp))) {
         this.$emit("piece_click", { colour: p.c, piece: p.n - 1, stamp });
+      } else if (!p.movable && p.c === this.view.explain) {
+        // Learning mode: a piece of the player to act that cannot move asks why (no action).
+        this.$emit("piece_stuck", { colour: p.c, piece: p.n - 1 });
       }
     },
     // A tap that no piece or marker took goes to the nearest movable piece whose tap disc
@@ -177,6 +180,9 @@ export default {
       const matrix = this.$refs.layer && this.$refs.layer.getScreenCTM();
       if (!matrix) return;
       const at = new DOMPoint(evt.clientX, evt.clientY).matrixTransform(matrix.inverse());
+      // In learning mode a tap on a piece that cannot move is its own question, not a near miss.
+      if (this.pieces.some((p) => !p.movable && p.c === this.view.explain
+                           && Math.hypot(p.x - at.x, p.y - at.y) < p.r)) return;
       let best = null;
       let nearest = Infinity;
       for (const p of this.pieces) {

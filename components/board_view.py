@@ -41,7 +41,9 @@ which Python code reads as a dict), all lengths in board units of a
     ``flashes``: ``[[x, y, delay_ms], ...]``: a ring flashed where a piece was sent back to
     START (a capture: a move ending in START), when its slide home begins; like ``moves``
     and ``bursts`` none with reduced motion;
-    ``stamp``: the table's stamp (``presses.py``), sent back with a piece click.
+    ``stamp``: the table's stamp (``presses.py``), sent back with a piece click;
+    ``explain``: the colour whose pieces that may not move report a tap (``piece_stuck``:
+    learning mode), -1 for none.
 """
 
 from __future__ import annotations
@@ -175,7 +177,8 @@ class Board(ui.element, component="board.js"):
     def __init__(self, rules: AnyRules,
                  on_piece_click: Callable[[int, int, Any], Any] | None = None,
                  on_target_click: Callable[[int, int, Any], Any] | None = None, *,
-                 house: tuple[str, ...] = ()) -> None:
+                 house: tuple[str, ...] = (),
+                 on_stuck_click: Callable[[int, int], Any] | None = None) -> None:
         """:param rules: the game drawn: its look's layout, paints, board label and piece
         words, its colours.
         :param on_piece_click: called with (colour, piece index, the stamp the board
@@ -183,7 +186,10 @@ class Board(ui.element, component="board.js"):
         coroutine function.
         :param on_target_click: called with (colour, progress, stamp) when a landing marker
         that has a label (see :meth:`show`) is tapped or activated.
-        :param house: the house rules the board marks."""
+        :param house: the house rules the board marks.
+        :param on_stuck_click: called with (colour, piece index) when a piece of the colour
+        :meth:`show` names as ``explain`` is tapped while it may not move (learning mode: the
+        table says why); no action, so no stamp."""
         super().__init__()
         look = rules.look
         self.layout = look.layout
@@ -193,6 +199,8 @@ class Board(ui.element, component="board.js"):
         self._piece_words = look.piece_label
         self._on_piece_click = on_piece_click
         self._on_target_click = on_target_click
+        self._on_stuck_click = on_stuck_click
+        self._explain: int | None = None
         self._tappable: list[tuple[int, int] | None] = []
         self._movable: frozenset[PieceId] = frozenset()
         self._shown: Sequence[Sequence[int]] = ()
@@ -210,9 +218,11 @@ class Board(ui.element, component="board.js"):
             "bursts": [],
             "flashes": [],
             "stamp": "",
+            "explain": -1,
         })
         self.on("piece_click", self._handle_piece_click)
         self.on("target_click", self._handle_target_click)
+        self.on("piece_stuck", self._handle_stuck_click)
 
     def show(
         self,
@@ -229,6 +239,7 @@ class Board(ui.element, component="board.js"):
         sound: Sequence[Any] | None = None,
         bursts: Iterable[tuple[int, int, str]] = (),
         stamp: str = "",
+        explain: int | None = None,
     ) -> None:
         """Draw ``pieces`` (the engine's per-colour progress tuples; ``()`` = inactive colour).
 
@@ -241,6 +252,7 @@ class Board(ui.element, component="board.js"):
         ``parcheesiSound``. ``bursts`` are (colour, piece, words) floated up from a piece
         where it ends, e.g. the bonus a capture earned (not with reduced motion). A move
         that sends a piece back to START (a capture) flashes a ring where it was taken.
+        A tap on a piece of colour ``explain`` that may not move calls ``on_stuck_click``.
         """
         movable_set = frozenset(movable)
         shown_targets = list(targets)
@@ -265,7 +277,9 @@ class Board(ui.element, component="board.js"):
             "bursts": [] if reduced_motion else self._bursts(bursts, pieces, movable_set),
             "flashes": _flashes(plans, self.layout.START),
             "stamp": stamp,
+            "explain": -1 if explain is None else explain,
         }
+        self._explain = explain
         self._shown = pieces
         if _still(view) and view == {**self.view, "seq": self._seq + 1}:
             return  # the same drawing, with nothing to play: the browser is not told
@@ -340,6 +354,17 @@ class Board(ui.element, component="board.js"):
         if self._on_piece_click is None or piece not in self._movable:
             return None
         return self._on_piece_click(*piece, args.get("stamp"))
+
+    def _handle_stuck_click(self, e: events.GenericEventArguments) -> Any:
+        """A tap on a piece that may not move, of the colour the board explains (checked
+        against ours, as a piece click is)."""
+        args = e.args if isinstance(e.args, dict) else {}
+        colour, piece = args.get("colour"), args.get("piece")
+        if (self._on_stuck_click is None or self._explain is None or colour != self._explain
+                or type(piece) is not int or not 0 <= piece < 4
+                or (colour, piece) in self._movable):
+            return None
+        return self._on_stuck_click(colour, piece)
 
     def _handle_target_click(self, e: events.GenericEventArguments) -> Any:
         """A tapped landing marker, by its place in the last show(); only labelled ones."""

@@ -127,7 +127,8 @@ class TableView:
                 with ui.column().classes("w-full items-center board-stage"):
                     with Region().classes("w-full items-center"):
                         self.board = Board(game.rules, self._board_click, self._target_click,
-                                           house=game.house)
+                                           house=game.house,
+                                           on_stuck_click=self._stuck_click)
                     self.board.classes("board-box")
                     self.winner = Region().classes("winner-overlay")
                     self.winner.on("click", lambda: self._close_result(True),
@@ -336,6 +337,23 @@ class TableView:
         if action is not None:
             await self.take(action, version)
 
+    def _explained(self) -> int | None:
+        """The colour whose pieces that cannot move say why when tapped: the player to act
+        here, in learning mode."""
+        if not self.settings.learning or not self.can_act():
+            return None
+        return self.game.turn
+
+    def _stuck_click(self, colour: int, piece: int) -> None:
+        """Learning mode: a tap on a piece that cannot move puts the game's reason on the
+        status line (the engine says why; the table only shows it)."""
+        if colour != self._explained():
+            return
+        reason = self.game.rules.stuck_reason(self.game.state, piece)
+        if reason:
+            self.say(reason)
+            self.redraw([])
+
     async def _board_click(self, colour: int, piece: int, stamp: Any) -> None:
         if colour == self.game.turn:
             await self.press_piece(piece, stamp)
@@ -432,7 +450,8 @@ class TableView:
                         labels=board.labels, rotation=self.rotation(),
                         moves=board.moves,
                         reduced_motion=self.settings.reduced_motion_for_board(),
-                        sound=self._sound(screen), bursts=board.bursts, stamp=stamp)
+                        sound=self._sound(screen), bursts=board.bursts, stamp=stamp,
+                        explain=self._explained())
         self.option_actions = tuple(action for _, action in screen.options)
         self.chip_values = [c.value for c in screen.chips]
         self.controls.show(screen, stamp, tumble=screen.rolled

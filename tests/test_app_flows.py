@@ -324,6 +324,37 @@ async def test_undo_takes_back_a_move_of_the_roll_in_a_solo_game(
     assert game.state.pieces[RUBY][1] == 0
 
 
+async def test_learning_mode_says_why_a_tapped_piece_cannot_move(
+        app_server: Server, table_user: User) -> None:
+    """Only in learning mode, only for the player to act's pieces that cannot move; a tap
+    never acts."""
+    user = table_user
+    await first_roll_to_play(app_server, user)
+    game = await live_game(app_server, user)
+
+    async def tap_stuck(colour: int, piece: int) -> None:
+        await trigger(user, board(user), "piece_stuck", {"colour": colour, "piece": piece})
+
+    await click(user, "piece-1")  # enter with the 5: only piece 1 may use the 3
+    status = text(user, "status")
+    await tap_stuck(RUBY, 1)
+    assert text(user, "status") == status  # learning mode is off
+    assert board_state(user)["explain"] == -1
+
+    await click(user, "settings")
+    await click(user, "setting-learning")
+    await click(user, "settings-close")
+    assert board_state(user)["explain"] == RUBY
+    version = game.version
+    await tap_stuck(RUBY, 1)
+    assert text(user, "status") == "Needs a 5 to come out"
+    await tap_stuck(RUBY, 0)  # piece 1 can move: its tap is a move, not a question
+    await tap_stuck(SAPPHIRE, 0)  # not the player to act
+    await tap_stuck(RUBY, 7)  # no such piece
+    assert text(user, "status") == "Needs a 5 to come out"
+    assert game.version == version  # asking why acts for nobody
+
+
 async def test_reload_and_home_resume_the_same_game(app_server: Server, table_user: User) -> None:
     user = table_user
     await first_roll_to_play(app_server, user)

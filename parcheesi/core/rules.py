@@ -115,6 +115,10 @@ class GameRules(Generic[S, A, E]):
     evaluation: Callable[[Sequence[S]], Chances] | None = None
     """Each playing colour's chance to win from each position, by the game's learned
     evaluation (None: the game has none)."""
+    why_stuck: Callable[[S, int], str | None] | None = None
+    """Why the player to act's piece cannot move now, in a short sentence for a child (None
+    when it can move, or when the game has no explanation); read through
+    :meth:`stuck_reason`."""
 
     state_to_json: Callable[[S], dict[str, Any]]
     state_from_json: Callable[[Any], S]
@@ -185,6 +189,16 @@ class GameRules(Generic[S, A, E]):
         """The best choice for a person, with a reason they can read: the strongest table
         level's."""
         return self.decide(state, self.table_levels[-1], reason=True)
+
+    def stuck_reason(self, state: S, piece: int) -> str | None:
+        """Why piece ``piece`` (0..3) of the player to act cannot move now, in one short
+        sentence a child can read: what the table's learning mode says when that piece is
+        tapped, worked out by the game (:attr:`why_stuck`). None when some choice open now
+        moves the piece, when nobody acts (the game is over), or when the game has no
+        explanation (no :attr:`why_stuck`). While the player is to roll or to answer a
+        question no choice moves a piece, so the game says what comes first ("Roll the dice
+        first")."""
+        return None if self.why_stuck is None else self.why_stuck(state, piece)
 
     def win_chances(self, states: Sequence[S]) -> Chances | None:
         """Each playing colour's chance to win from each of ``states`` (None: the game has

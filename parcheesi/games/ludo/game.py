@@ -20,6 +20,7 @@ from .events import Event
 from .look import LOOK
 from .rules_text import RULES_TEXT
 from .state import LudoState, new_state, validate_colours
+from .stuck import why_stuck
 from .turns import Action, apply, standings
 
 
@@ -38,6 +39,7 @@ GAME = GameRules[LudoState, Action, Event](
     home=HOME, look=LOOK, rules_text=RULES_TEXT,
     new_state=new_state, check_colours=validate_colours, colour_sets=colour_sets,
     dice=ludo_dice, apply=apply, choices=choices, standings=standings, decide=ai.decide,
+    why_stuck=why_stuck,
     state_to_json=notation.state_to_json, state_from_json=notation.state_from_json,
     action_to_json=notation.action_to_json, action_from_json=notation.action_from_json,
     dice_to_json=notation.die_to_json, dice_from_json=notation.die_from_json,

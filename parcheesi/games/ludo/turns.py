@@ -40,6 +40,7 @@ from .dice import LudoDice
 from .events import Drawn, Event, LimitReached, RollAgain, ThirdSix
 from .moves import SWAP, LegalMove, find_moves, legal_moves, moved_pieces
 from .state import LudoState, new_state
+from .stuck import what_stops
 
 DRAW_ROLLS = 1000
 """Rolls (all seats together, opening rolls not counted) after which play stops
@@ -278,9 +279,9 @@ def why_not(state: LudoState, action: Move) -> str:
     piece, capture = action.piece, action.capture
     if isinstance(piece, bool) or not isinstance(piece, int) or piece not in range(4):
         return f"there is no piece {piece!r} (pieces are 0..3)"
-    stuck = _why_stuck(state.mover[piece], state.portions[0])
-    if stuck:
-        return f"piece {piece + 1} {stuck}"
+    stopped = _stopped(piece, state.mover[piece], state.portions[0])
+    if stopped:
+        return stopped
     choices = [m[2] for m in legal_moves(state) if m[0] == piece]
     names = " or ".join(COLOURS[c] for c in choices if c is not None)
     if capture is not None and capture.__class__ is not int:
@@ -292,15 +293,17 @@ def why_not(state: LudoState, action: Move) -> str:
     return f"piece {piece + 1} can capture {names}, not {capture!r}"
 
 
-def _why_stuck(at: int, die: int) -> str:
-    """Why a piece at ``at`` cannot use ``die`` at all ("" when it can)."""
-    if at == HOME:
-        return "is already HOME"
-    if at == YARD and die != 6:
-        return "can come out of the yard only on a 6"
-    if at != YARD and at + die > HOME:
-        return f"needs {HOME - at} to reach HOME, not {die}"
-    return ""
+def _stopped(piece: int, at: int, die: int) -> str | None:
+    """Why a piece at ``at`` cannot use ``die`` at all (:func:`.stuck.what_stops`), in
+    :func:`why_not`'s words; None when it can."""
+    stop = what_stops(at, die)
+    if stop == "home":
+        return f"piece {piece + 1} is already HOME"
+    if stop == "yard":
+        return f"piece {piece + 1} can come out of the yard only on a 6"
+    if stop == "past":
+        return f"piece {piece + 1} needs {HOME - at} to reach HOME, not {die}"
+    return None
 
 
 # --- what follows a roll or a move -------------------------------------------------------------
