@@ -54,7 +54,7 @@ def orientations() -> dict[str, str]:
 
 def chances_words() -> str:
     """The win-chance meter's switch, naming the games that have an evaluation."""
-    titles = [rules.title for rules in games().values() if rules.evaluation is not None]
+    titles = [rules.title for rules in games().values() if rules.expert is not None]
     return f"Show each player's chance to win ({', '.join(titles)})"
 
 

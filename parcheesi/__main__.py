@@ -137,13 +137,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .games.parcheesi.expert.training import Settings, export, train
+    from .core.learning.training import Settings, export, train
 
-    if args.iterations < 1 or args.games < 1 or args.workers < 1:
-        return _fail("--iterations, --games and --workers must be at least 1")
-    settings = Settings(seed=args.seed, games=args.games)
-    point = train(Path(args.dir), settings, args.iterations, args.workers,
-                  lambda line: print(json.dumps(line), flush=True))
+    if min(args.iterations, args.games, args.workers, args.hidden) < 1:
+        return _fail("--iterations, --games, --workers and --hidden must be at least 1")
+    if not 0 <= args.lam <= 1:
+        return _fail("--lam must be between 0 and 1")
+    settings = Settings(game=args.game, seed=args.seed, games=args.games, hidden=args.hidden,
+                        lam=args.lam)
+    directory = Path(args.dir or f"data/training/{args.game}")
+    try:
+        point = train(directory, settings, args.iterations, args.workers,
+                      lambda line: print(json.dumps(line), flush=True))
+    except ValueError as error:  # a checkpoint of another game in that directory
+        return _fail(str(error))
     if args.export:
         export(point, Path(args.export))
         print(f"weights written to {args.export}")
@@ -261,13 +268,20 @@ def main(argv: list[str] | None = None) -> int:
     sim.set_defaults(run=cmd_simulate)
     train = commands.add_parser("train", help="train the learned evaluation by self-play "
                                 "(stops and goes on from its checkpoint)")
-    train.add_argument("--dir", default="data/training",
-                       help="where the checkpoint is kept (default: data/training)")
+    learning = sorted(kind for kind, rules in games().items() if rules.learner is not None)
+    train.add_argument("--game", choices=learning, default=learning[0],
+                       help=f"the game to train (default: {learning[0]})")
+    train.add_argument("--dir", help="where the checkpoint is kept "
+                       "(default: data/training/GAME)")
     train.add_argument("--iterations", type=int, default=TRAIN_ITERATIONS,
                        help="train until this many iterations are done")
     train.add_argument("--games", type=int, default=2000,
                        help="self-play games per iteration (a new run only)")
     train.add_argument("--seed", type=int, default=2026, help="(a new run only)")
+    train.add_argument("--hidden", type=int, default=128,
+                       help="units of the hidden layer (a new run only)")
+    train.add_argument("--lam", type=float, default=0.7,
+                       help="lambda of the TD(lambda) targets (a new run only)")
     train.add_argument("--workers", type=int, default=2,
                        help="processes to play in (the weights do not depend on it)")
     train.add_argument("--export", help="write the weights and their note here when done")

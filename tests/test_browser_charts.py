@@ -107,6 +107,26 @@ def text_colour(screen: Screen, testid: str) -> str | None:
         return style ? (Array.isArray(style) ? style[0] : style).color : null;""", css(testid))
 
 
+def test_a_finished_ludo_games_charts_draw_the_chances_to_win(screen: Screen) -> None:
+    server = screen.app_server
+    ludo_game = "1d0c4a" * 5 + "02"
+
+    @app.get("/test/finished-ludo-game")
+    async def finished() -> JSONResponse:
+        return JSONResponse(await store_finished_game(server, ludo_game, "ludo", count=4))
+
+    screen.open("/test/finished-ludo-game")
+    assert json.loads(screen.selenium.find_element(By.TAG_NAME, "body").text) == ludo_game
+    screen.open(f"/games/{ludo_game}/charts")
+    until(screen, lambda: chart_data(screen, "chart-chances") is not None, "the chances chart")
+    chances = chart_data(screen, "chart-chances")
+    assert [n for n, _ in chances["series"]] == ["Red", "Green", "Yellow", "Blue"]
+    assert all(length >= 2 for _, length in chances["series"])
+    assert chances["height"] >= 200
+    assert by_testid(screen, "chart-chances").get_attribute("aria-label").startswith(
+        "Chances chart")
+
+
 def test_the_table_page_loads_no_echarts(screen: Screen) -> None:
     start_solo_game(screen)
     assert not all_now(screen, "canvas")

@@ -159,11 +159,14 @@ def test_progress_counts_squares_from_start_for_both_games() -> None:
     assert LUDO_RULES.progress(ludo, 0) == 0 and LUDO_RULES.full_progress == 4 * 57
 
 
-def test_the_chances_follow_the_race_points_and_end_with_the_winner(parcheesi_steps) -> None:
-    charts = charts_of(PARCHEESI_RULES, parcheesi_steps)
+@pytest.mark.parametrize("game", ["parcheesi", "ludo"])
+def test_the_chances_follow_the_race_points_and_end_with_the_winner(
+        game: str, request: pytest.FixtureRequest) -> None:
+    steps = request.getfixturevalue(f"{game}_steps")
+    charts = charts_of(rules_for(game), steps)
     chances, race = charts.chances, charts.race
     assert chances is not None and set(chances) == set(race.colours)
-    winner = parcheesi_steps[-1].state.winner
+    winner = steps[-1].state.winner
     for colour, line in chances.items():
         assert len(line) == race.rolls + 1
         assert all(0 <= value <= 100 for value in line)
@@ -174,6 +177,3 @@ def test_the_chances_follow_the_race_points_and_end_with_the_winner(parcheesi_st
     assert chances[winner][charts.decided] == 100.0
     assert all(chances[winner][k] < 100.0 for k in range(charts.decided))
 
-
-def test_ludo_has_no_chances_to_chart(ludo_steps) -> None:
-    assert charts_of(LUDO_RULES, ludo_steps).chances is None

@@ -29,9 +29,7 @@ async def test_a_finished_games_charts_show_the_race_and_the_luck(
     await user.open(f"/games/{GAME}/charts")
     await user.should_see("How the game went")
     shown = charts(user)
-    with_chances = kind == "parcheesi"  # Ludo has no learned evaluation to ask
-    assert set(shown) == {"chart-race", "chart-luck"} | ({"chart-chances"} if with_chances
-                                                         else set())
+    assert set(shown) == {"chart-race", "chart-luck", "chart-chances"}  # both games learn
     race = shown["chart-race"].options
     assert len(race["series"]) == 4
     rolls = len(race["series"][0]["data"]) - 1
@@ -44,14 +42,13 @@ async def test_a_finished_games_charts_show_the_race_and_the_luck(
         summary = shown[f"chart-{name}"].props["aria-label"]
         assert summary.startswith(("Race chart: ", "Luck chart: "))
         assert len(elements(user, f"chart-{name}-lines")) == 1
-    if with_chances:
-        chances = shown["chart-chances"]
-        lengths = {len(s["data"]) for s in chances.options["series"]}
-        assert len(lengths) == 1 and 2 <= lengths.pop() <= rolls + 1  # until the winner
-        ends = [s["data"][-1][1] for s in chances.options["series"]]
-        assert sorted(ends) == [0, 0, 0, 100]
-        assert chances.props["aria-label"].startswith("Chances chart: ")
-        assert len(elements(user, "chart-chances-lines")) == 1
+    chances = shown["chart-chances"]
+    lengths = {len(s["data"]) for s in chances.options["series"]}
+    assert len(lengths) == 1 and 2 <= lengths.pop() <= rolls + 1  # until the winner
+    ends = [s["data"][-1][1] for s in chances.options["series"]]
+    assert sorted(ends) == [0, 0, 0, 100]
+    assert chances.props["aria-label"].startswith("Chances chart: ")
+    assert len(elements(user, "chart-chances-lines")) == 1
     assert f"{rolls} rolls in play" in element(user, "charts-outcome").text
     await user.should_see("fair average")
     assert element(user, "charts-back").props["href"] == "/play"

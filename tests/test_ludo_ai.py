@@ -16,9 +16,10 @@ import pytest
 
 from parcheesi.core.actions import PlayOn, Roll
 from parcheesi.core.state import Phase
-from parcheesi.games.ludo import ai
+from parcheesi.games.ludo import ai, threats
 from parcheesi.games.ludo.actions import Move
 from parcheesi.games.ludo.board import HOME, HOUSE_RULES, YARD
+from parcheesi.games.ludo.expert import EXPERT
 from parcheesi.games.ludo.game import GAME as LUDO
 from parcheesi.games.ludo.moves import legal_moves
 from parcheesi.games.ludo.state import LudoState, new_state
@@ -45,6 +46,11 @@ def rolled(turn: int, pieces: dict[int, tuple[int, ...]], die: int,
     return state
 
 
+def hard_reason(state: LudoState) -> str:
+    """Why Hard plays what it plays (the words the hint uses for whichever level gives it)."""
+    return ai.decide(state, "hard", reason=True).reason
+
+
 def chosen(state: LudoState, level: str = "hard") -> Move:
     (action,) = ai.decide(state, level).actions
     assert isinstance(action, Move)
@@ -58,7 +64,7 @@ def test_hard_captures_when_the_capturing_piece_is_safe_afterwards():
     # yard far ahead (its start is 26), so nobody can answer the capture
     state = rolled(RED, {RED: (10, 30, Y, Y), YELLOW: (40, Y, Y, Y)}, 4)
     assert chosen(state) == Move(0)
-    assert LUDO.hint(state).reason == "Piece 1 captures Yellow"
+    assert hard_reason(state) == "Piece 1 captures Yellow"
 
 
 def test_hard_runs_from_a_piece_two_squares_behind():
@@ -66,14 +72,14 @@ def test_hard_runs_from_a_piece_two_squares_behind():
     # of everyone's reach. A 5 takes the piece on 20 to 25, seven ahead of yellow
     state = rolled(RED, {RED: (20, 40, Y, Y), YELLOW: (44, Y, Y, Y)}, 5)
     assert chosen(state) == Move(0)
-    assert LUDO.hint(state).reason == "Piece 1 runs from Yellow two squares behind"
+    assert hard_reason(state) == "Piece 1 runs from Yellow two squares behind"
 
 
 def test_hard_runs_into_its_home_lane():
     # red's 47 has yellow's 19 (square 45) two behind; a 4 takes it into the home lane
     state = rolled(RED, {RED: (47, 5, Y, Y), YELLOW: (19, Y, Y, Y)}, 4)
     assert chosen(state) == Move(0)
-    assert LUDO.hint(state).reason == ("Piece 1 runs into its home lane from Yellow two "
+    assert hard_reason(state) == ("Piece 1 runs into its home lane from Yellow two "
                                        "squares behind")
 
 
@@ -81,7 +87,7 @@ def test_hard_brings_a_piece_out_with_a_six():
     # the piece on 10 is out of everyone's reach where it is: the 6 brings a piece out
     state = rolled(RED, {RED: (Y, Y, Y, 10), YELLOW: (Y, Y, Y, Y)}, 6)
     assert chosen(state) == Move(0)
-    assert LUDO.hint(state).reason == "Piece 1 comes out with the 6"
+    assert hard_reason(state) == "Piece 1 comes out with the 6"
 
 
 def test_hard_does_not_step_in_front_of_an_opponent_when_an_equal_safe_move_exists():
@@ -111,14 +117,14 @@ def test_hard_runs_to_a_star_only_under_the_stars_rule():
     pieces = {RED: (31, 2, Y, Y), YELLOW: (4, Y, Y, Y)}
     star = rolled(RED, pieces, 3, ("stars",))
     assert chosen(star) == Move(0)
-    assert LUDO.hint(star).reason == "Piece 1 runs to a star from Yellow one square behind"
+    assert hard_reason(star) == "Piece 1 runs to a star from Yellow one square behind"
     assert chosen(rolled(RED, pieces, 3)) == Move(1)
 
 
 def test_hard_reaches_home_with_a_piece_out_of_reach_anyway():
     state = rolled(RED, {RED: (3, 20, Y, 55), GREEN: (23, Y, Y, Y), YELLOW: (H, H, H, 54)}, 1)
     assert chosen(state) == Move(3)
-    assert LUDO.hint(state).reason == "Piece 4 reaches HOME"
+    assert hard_reason(state) == "Piece 4 reaches HOME"
 
 
 # --- named positions: Medium and Easy ----------------------------------------------------------
@@ -157,45 +163,45 @@ def test_hit_chance_counts_one_roll_and_the_roll_a_six_earns():
     pieces = ((20, Y, Y, Y), (Y, Y, Y, Y), (30, H, H, H), ())
     # yellow's 30 is on square 4, three behind square 7: a 3 hits it, and so does a 3 after
     # a 6 (counted as if another piece had moved the 6: the chance is an upper bound)
-    assert ai.hit_chance(pieces, YELLOW, 7) == pytest.approx(1 / 6 + 1 / 36)
+    assert threats.hit_chance(pieces, YELLOW, 7) == pytest.approx(1 / 6 + 1 / 36)
     # 8 ahead: a 6 then a 2; 13 ahead: out of reach
-    assert ai.hit_chance(pieces, YELLOW, 12) == pytest.approx(1 / 36)
-    assert ai.hit_chance(pieces, YELLOW, 17) == 0.0
+    assert threats.hit_chance(pieces, YELLOW, 12) == pytest.approx(1 / 36)
+    assert threats.hit_chance(pieces, YELLOW, 17) == 0.0
     # a 6 itself: nothing after it counts
-    assert ai.hit_chance(pieces, YELLOW, 10) == pytest.approx(1 / 6)
+    assert threats.hit_chance(pieces, YELLOW, 10) == pytest.approx(1 / 6)
 
 
 def test_a_piece_about_to_turn_into_its_home_lane_is_no_threat():
     # yellow's 49 stands on square 23; square 25 would be its progress 51: its lane
     pieces = ((25, Y, Y, Y), (), (49, H, H, H), ())
-    assert ai.hit_chance(pieces, YELLOW, 25) == 0.0
-    assert ai.danger(pieces, RED, (YELLOW,), 25, stars=False) == 0.0
-    assert ai.hit_chance(pieces, YELLOW, 24) > 0.0  # its 50, still on the track
+    assert threats.hit_chance(pieces, YELLOW, 25) == 0.0
+    assert threats.danger(pieces, RED, (YELLOW,), 25, stars=False) == 0.0
+    assert threats.hit_chance(pieces, YELLOW, 24) > 0.0  # its 50, still on the track
 
 
 def test_an_opponents_start_square_is_dangerous_while_it_has_pieces_in_its_yard():
     with_yard = ((26, Y, Y, Y), (), (H, H, H, Y), ())
-    assert ai.danger(with_yard, RED, (YELLOW,), 26, stars=False) == pytest.approx(1 / 6)
+    assert threats.danger(with_yard, RED, (YELLOW,), 26, stars=False) == pytest.approx(1 / 6)
     # out with the 6, then on by 3
-    assert ai.danger(with_yard, RED, (YELLOW,), 29, stars=False) == pytest.approx(1 / 36)
+    assert threats.danger(with_yard, RED, (YELLOW,), 29, stars=False) == pytest.approx(1 / 36)
     no_yard = ((26, Y, Y, Y), (), (H, H, H, 52), ())
-    assert ai.danger(no_yard, RED, (YELLOW,), 26, stars=False) == 0.0
+    assert threats.danger(no_yard, RED, (YELLOW,), 26, stars=False) == 0.0
 
 
 def test_own_start_square_is_safe_only_for_its_owner_and_stars_only_under_the_rule():
     pieces = ((0, 5, Y, Y), (), (22, Y, Y, Y), ())  # yellow's 22 on square 48, 4 behind 0
-    assert ai.danger(pieces, RED, (YELLOW,), 0, stars=False) == 0.0
-    assert ai.hit_chance(pieces, YELLOW, 0) > 0.0  # a yellow piece there could be hit
+    assert threats.danger(pieces, RED, (YELLOW,), 0, stars=False) == 0.0
+    assert threats.hit_chance(pieces, YELLOW, 0) > 0.0  # a yellow piece there could be hit
     star = ((34, Y, Y, Y), (), (4, Y, Y, Y), ())  # yellow's 4 on 30, four behind the star
-    assert ai.danger(star, RED, (YELLOW,), 34, stars=True) == 0.0
-    assert ai.danger(star, RED, (YELLOW,), 34, stars=False) > 0.0
+    assert threats.danger(star, RED, (YELLOW,), 34, stars=True) == 0.0
+    assert threats.danger(star, RED, (YELLOW,), 34, stars=False) > 0.0
 
 
 def test_two_opponents_behind_add_up_as_independent_chances():
     # green's 5 on 18 and yellow's 44 on 18: both 2 behind square 20
     pieces = ((20, Y, Y, Y), (5, H, H, H), (44, H, H, H), ())
-    one = ai.hit_chance(pieces, GREEN, 20)
-    assert ai.danger(pieces, RED, (GREEN, YELLOW), 20, stars=False) == pytest.approx(
+    one = threats.hit_chance(pieces, GREEN, 20)
+    assert threats.danger(pieces, RED, (GREEN, YELLOW), 20, stars=False) == pytest.approx(
         1 - (1 - one) ** 2)
 
 
@@ -226,7 +232,8 @@ def test_every_level_chooses_a_legal_move_and_the_state_it_leads_to():
         checked += 1
 
 
-def test_decisions_are_deterministic_for_a_position():
+def test_decisions_are_deterministic_for_a_position(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(EXPERT, "clock", lambda: 0.0)  # only the answers budget ends a search
     rng = random.Random(7)
     for _ in range(100):
         state = advance(_random_position(rng), Roll(), rng.randint(1, 6))
@@ -238,14 +245,14 @@ def test_decisions_are_deterministic_for_a_position():
             assert (first.actions, first.reason) == (again.actions, again.reason)
 
 
-def test_the_hint_is_hards_choice_with_a_reason():
+def test_the_hint_is_experts_choice_with_a_reason():
     rng = random.Random(11)
     for _ in range(60):
         state = advance(_random_position(rng), Roll(), rng.randint(1, 6))
         if state.phase is not Phase.MOVE:
             continue
         hint = LUDO.hint(state)
-        assert hint.actions == ai.decide(state, "hard").actions
+        assert hint.actions == ai.decide(state, "expert").actions
         assert hint.reason.startswith("Piece ")
 
 

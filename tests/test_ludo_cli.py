@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 YARD4 = ["yard"] * 4
 EXAMPLE = {"game": "ludo", "turn": "red",
@@ -122,12 +124,15 @@ def test_the_finishing_move_and_a_star() -> None:
 
 def test_choose_answers_one_of_the_outcomes_with_a_reason() -> None:
     expected = [compact(o) for o in outcomes(EXAMPLE)]
-    for level in ("random", "easy", "medium", "hard"):
+    for level in ("random", "easy", "medium", "hard", "expert"):
         done = run(json.dumps(EXAMPLE), "choose", "--player", level)
         assert done.returncode == 0 and done.stderr == b"", done.stderr
         answer = json.loads(done.stdout)
-        assert sorted(answer) == ["again", "pieces", "reason"] and answer["reason"]
+        assert sorted(answer) == ["again", "pieces", "reason", "win_chance"] and answer["reason"]
         assert compact({"again": answer["again"], "pieces": answer["pieces"]}) in expected
+        chances = answer["win_chance"]
+        assert set(chances) == set(EXAMPLE["pieces"]) and sum(chances.values()) == \
+            pytest.approx(1, abs=1e-3)
 
 
 def test_choose_lines_answers_a_bad_line_with_an_error_and_carries_on() -> None:
@@ -142,8 +147,10 @@ def test_choose_lines_answers_a_bad_line_with_an_error_and_carries_on() -> None:
     assert first in outcomes(EXAMPLE) and answers[0]["reason"]
     assert list(answers[1]) == ["error"] and answers[1]["error"].startswith("not JSON")
     assert "die must be an integer 1..6" in answers[2]["error"]
+    chances = answers[3].pop("win_chance")
     assert answers[3] == {"again": False, "pieces": {"green": YARD4, "red": YARD4},
                           "reason": "No piece can use the 2: the turn passes"}
+    assert set(chances) == {"green", "red"}
 
 
 # --- bad input -----------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ async def test_the_form_offers_ludo_with_its_colours_levels_and_house_rules(
     user = table_user
     await open_ludo_form(user)
     assert ids_starting(user, "seat-") == ["seat-red", "seat-green", "seat-yellow", "seat-blue"]
-    assert set(element(user, "level-green").options) == {"easy", "medium", "hard"}
+    assert set(element(user, "level-green").options) == {"easy", "medium", "hard", "expert"}
     assert ids_starting(user, "house-") == ["house-stars", "house-third_six",
                                             "house-capture_all", "house-no_home_bonus",
                                             "house-six_again"]

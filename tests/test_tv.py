@@ -289,3 +289,45 @@ def test_a_tv_at_1920x1080_follows_each_move_and_the_next_game(screen: Screen) -
                    "the next game's first roll")
     finally:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+
+
+@pytest.mark.browser
+def test_a_ludo_rooms_tv_shows_each_players_chance_to_win(screen: Screen) -> None:
+    """Ludo has a learned evaluation too: its room's TV view draws the meter, and the
+    meter follows the chances as the game goes on."""
+    server: Server = screen.app_server  # type: ignore[attr-defined]
+    rooms = server.rooms
+    tv = Tv(screen)
+    screen.open("/tv/ABCD2345")  # the server's loop runs once a page is open
+    tv.wait(lambda: tv.text("tv-error").startswith("There is no room"), "the message", 5)
+
+    async def make_room() -> tuple[Room, dict[int, str]]:
+        room, host = await rooms.create([Seat(0, HUMAN, name="Hana"), Seat(2, HUMAN)],
+                                        kind="ludo")
+        guest = await rooms.claim(room, 2, "Sam", "browser:sam")
+        await rooms.set_ready(room, guest, True)
+        await rooms.start(room, host)
+        return room, {0: host, 2: guest}
+
+    room, tokens = on_server_loop(make_room())
+    screen.open(f"/tv/{room.code}")
+    tv.wait(lambda: tv.text("turn").startswith("Opening roll"), "the Ludo game", 5)
+    game = on_server_loop(rooms.game(room))
+    assert game is not None and game.rules.kind == "ludo"
+    assert game.win_chances() == {0: 0.5, 2: 0.5}  # before the opening roll: even
+    tv.wait(lambda: tv.attribute("win-chances", "aria-label") == words(
+        {0: 0.5, 2: 0.5}, game.rules.colours), "the even meter", 5)
+    for name in ("red", "yellow"):
+        part = tv.all(f"win-chance-{name}")
+        assert part and part[0].is_displayed()
+
+    async def act(actions: int) -> None:
+        for _ in range(actions):
+            action = game.rules.decide(game.state, "medium").actions[0]
+            await rooms.act(room, tokens[game.state.turn], action, game.version)
+
+    on_server_loop(act(40))
+    chances = game.win_chances()
+    assert chances is not None and chances[0] != 0.5
+    tv.wait(lambda: tv.attribute("win-chances", "aria-label") == words(
+        chances, game.rules.colours), "the meter after 40 actions", 5)

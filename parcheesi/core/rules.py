@@ -20,6 +20,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from .choices import Choice
 from .events import Captured, Entered, Moved, Rolled
 from .geometry import Motion, motion_ms
+from .learning.expert import Expert
+from .learning.learner import Learner
 from .look import Look
 from .state import PIECES, Phase, SharedState
 
@@ -112,9 +114,9 @@ class GameRules(Generic[S, A, E]):
     standings: Callable[[S], list[int]]
     """The colours in the order they placed (or stand, while the game goes on)."""
     decide: Decide[S]
-    evaluation: Callable[[Sequence[S]], Chances] | None = None
-    """Each playing colour's chance to win from each position, by the game's learned
-    evaluation (None: the game has none)."""
+    expert: Expert | None = None
+    """The game's learned evaluation: its Expert level and each colour's chance to win
+    (None: the game has none)."""
     why_stuck: Callable[[S, int], str | None] | None = None
     """Why the player to act's piece cannot move now, in a short sentence for a child (None
     when it can move, or when the game has no explanation); read through
@@ -203,7 +205,12 @@ class GameRules(Generic[S, A, E]):
     def win_chances(self, states: Sequence[S]) -> Chances | None:
         """Each playing colour's chance to win from each of ``states`` (None: the game has
         no evaluation)."""
-        return None if self.evaluation is None else self.evaluation(states)
+        return None if self.expert is None else self.expert.chances_of(states)
+
+    @property
+    def learner(self) -> Learner | None:
+        """What the game's learned evaluation is trained from (None: it has none)."""
+        return None if self.expert is None else self.expert.learner
 
     def captures(self, events: Sequence[Any]) -> list[tuple[int, int]]:
         """(capturing colour, captured colour) for every capture among ``events``."""

@@ -1,8 +1,8 @@
-"""Ludo's computer players (random, easy, medium, hard).
+"""Ludo's computer players (random, easy, medium, hard, expert; points for benchmarks).
 
 ``decide(state, level, reason=False)`` returns a :class:`Decision`: the actions that finish
 the current roll (or answer the current question), the position after them and, if asked,
-a reason a person can read. The hint is Hard's decision with its reason, as the strongest
+a reason a person can read. The hint is Expert's decision with its reason, as the strongest
 table level's (``GameRules.hint``).
 
 Every player chooses among the legal moves of the roll (:func:`.moves.legal_moves`) and
@@ -29,6 +29,9 @@ order (piece order), so a game replays identically.
   opponents' pieces' value (so captures count), plus a share of what it threatens to
   capture on its next roll; an extra roll counts for whoever earns it. The weights
   (:class:`Weights`) were tuned with the simulator (docs/benchmarks.md).
+- **expert**: the learned evaluation with one ply of chance (:mod:`.expert`): the network's
+  best few moves, each looked at over the six numbers of the next roll.
+- **points**: the classic points heuristic (:mod:`.points`), for benchmarks only.
 
 Every player always agrees to play on for the next places (docs/rules/ludo.md 3.3: computers
 always agree).
@@ -43,16 +46,19 @@ from dataclasses import dataclass
 from ...core import rules
 from ...core.actions import PlayOn, Roll
 from ...core.state import Phase, Pieces, next_racing
+from . import points
 from .actions import Action
 from .board import COLOURS, FIRST_LANE, HOME, LAST_TRACK, STARS, START_SQUARES, TRACK_LENGTH, YARD
+from .expert import EXPERT, LEVEL
 from .moves import LegalMove, find_moves, legal_moves, moved_pieces
 from .state import LudoState
+from .threats import HIT, REACH, SAFE, SQUARES, danger, nearest_threat
 from .turns import advance
 
-TABLE_LEVELS = ("easy", "medium", "hard")
+TABLE_LEVELS = ("easy", "medium", "hard", LEVEL)
 """The levels a computer seat at a table can have."""
-LEVELS = ("random", *TABLE_LEVELS)
-"""Every computer player, the benchmarks' random mover included."""
+LEVELS = ("random", *TABLE_LEVELS, points.LEVEL)
+"""Every computer player, the benchmarks' random mover and points opponent included."""
 
 _ALL_HOME = (HOME,) * 4
 
@@ -111,106 +117,6 @@ def _easy(state: LudoState, moves: tuple[LegalMove, ...]) -> int:
 def _victims_progress(pieces: Pieces, move: LegalMove) -> float:
     """How much progress a move takes from the opponents (each victim counts at least 1)."""
     return float(sum(pieces[other][k] + 2 for other, k in move[3]))
-
-
-# --- the threats on the board ------------------------------------------------------------------
-
-def _square_row(colour: int) -> tuple[int, ...]:
-    """SQUARES[colour][progress]: the track square of a piece there, -1 off the track (the
-    yard's entry last, so that ``row[YARD]`` finds it)."""
-    start = START_SQUARES[colour]
-    row = [(start + p) % TRACK_LENGTH if p <= LAST_TRACK else -1 for p in range(HOME + 1)]
-    return (*row, -1)
-
-
-def _reach_row(hunter: int, at: int) -> tuple[int, ...]:
-    """For a piece of ``hunter`` at progress ``at``: per track square, bit ``d`` set when the
-    piece lands there by moving ``d`` (1..12) squares without turning into its home lane
-    first; for a piece in the yard, bit ``6 + n`` on the square ``n`` (0..6) past the start
-    (out with a 6, which itself lands on the start square, then on by ``n``)."""
-    start = START_SQUARES[hunter]
-    row = [0] * TRACK_LENGTH
-    if at == YARD:
-        for n in range(7):
-            row[(start + n) % TRACK_LENGTH] = 1 << (6 + n)
-    elif at <= LAST_TRACK:
-        for d in range(1, 13):
-            if at + d <= LAST_TRACK:
-                row[(start + at + d) % TRACK_LENGTH] = 1 << d
-    return tuple(row)
-
-
-def _hit(reach: int) -> float:
-    """The chance that one turn lands on a square reached with the distances of ``reach``:
-    one roll of 1..6, and after a 6 that does not land there, the roll it earns (a piece
-    6 + n behind, or a piece n behind that did not move)."""
-    first = bin(reach & 0x7E).count("1") / 6
-    if reach & (1 << 6):
-        return first
-    return first + bin((reach >> 6 | reach) & 0x7E).count("1") / 36
-
-
-SQUARES: tuple[tuple[int, ...], ...] = tuple(_square_row(c) for c in range(len(COLOURS)))
-REACH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(_reach_row(c, p) for p in (*range(HOME + 1), YARD)) for c in range(len(COLOURS)))
-"""REACH[hunter][progress][square]: the distances (bits, see :func:`_reach_row`) by which a
-piece of ``hunter`` at ``progress`` can land on ``square`` in one turn."""
-HIT: tuple[float, ...] = tuple(_hit(bits) for bits in range(1 << 13))
-"""HIT[distances]: the chance of one turn landing on a square reached with those distances."""
-SAFE: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
-    tuple(tuple(sq == START_SQUARES[c] or (stars and sq in STARS) for sq in range(TRACK_LENGTH))
-          for c in range(len(COLOURS))) for stars in (False, True))
-"""SAFE[stars][colour][square]: whether a piece of ``colour`` cannot be captured there."""
-
-
-def _safe_square(colour: int, square: int, stars: bool) -> bool:
-    return SAFE[stars][colour][square]
-
-
-def reach(pieces: Pieces, hunter: int, square: int) -> int:
-    """The distances by which ``hunter``'s pieces can land on ``square`` in one turn."""
-    row = REACH[hunter]
-    bits = 0
-    for at in pieces[hunter]:
-        bits |= row[at][square]
-    return bits
-
-
-def hit_chance(pieces: Pieces, hunter: int, square: int) -> float:
-    """The chance that ``hunter``, on its next turn, can land a piece on track ``square``.
-
-    Counted over its roll and, after a 6 that does not hit, the roll the 6 earns: a piece
-    1..6 squares behind hits with that number, 7..12 behind with a 6 and the rest; a piece
-    that would turn into its home lane before the square cannot reach it; a piece in the
-    yard comes out on the start square with a 6 (hitting there) and then moves on from it.
-    Whether the square is safe for whoever stands there is the caller's business."""
-    return HIT[reach(pieces, hunter, square)]
-
-
-def danger(pieces: Pieces, me: int, rivals: tuple[int, ...], square: int, stars: bool
-           ) -> float:
-    """The chance that some opponent captures a piece of ``me`` standing on ``square``
-    before ``me`` rolls again (each opponent that can land there is taken to do so)."""
-    if SAFE[stars][me][square]:
-        return 0.0
-    miss = 1.0
-    for other in rivals:
-        miss *= 1.0 - HIT[reach(pieces, other, square)]
-    return 1.0 - miss
-
-
-def nearest_threat(pieces: Pieces, me: int, rivals: tuple[int, ...], square: int
-                   ) -> tuple[int, int] | None:
-    """(colour, squares behind) of the closest opponent piece that can reach ``square`` with
-    one roll, or None (the reason's wording)."""
-    found: tuple[int, int] | None = None
-    for other in rivals:
-        bits = reach(pieces, other, square) & 0x7E
-        if bits:
-            d = (bits & -bits).bit_length() - 1
-            if found is None or d < found[1]:
-                found = (other, d)
-    return found
 
 
 # --- hard --------------------------------------------------------------------------------------
@@ -400,12 +306,18 @@ def _exposed(pieces: Pieces, me: int, rivals: tuple[int, ...], at: int, stars: b
     if not 0 <= at <= LAST_TRACK:
         return False
     square = (START_SQUARES[me] + at) % TRACK_LENGTH
-    if _safe_square(me, square, stars):
+    if SAFE[stars][me][square]:
         return False
     return nearest_threat(pieces, me, rivals, square) is not None
 
 
-CHOOSERS = {"random": _random, "easy": _easy, "medium": _medium, "hard": _hard}
+def _expert(state: LudoState, moves: tuple[LegalMove, ...]) -> int:
+    """The learned evaluation and its search (:mod:`.expert`), over each move's end."""
+    return EXPERT.choose(state, [advance(state, move[4]) for move in moves])
+
+
+CHOOSERS = {"random": _random, "easy": _easy, "medium": _medium, "hard": _hard,
+            LEVEL: _expert, points.LEVEL: points.choose}
 
 
 # --- reasons -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from .board import COLOURS, HOME, HOUSE_RULES, YARD
 from .choices import choices
 from .dice import ludo_dice
 from .events import Event
+from .expert import EXPERT
 from .look import LOOK
 from .rules_text import RULES_TEXT
 from .state import LudoState, new_state, validate_colours
@@ -39,7 +40,7 @@ GAME = GameRules[LudoState, Action, Event](
     home=HOME, look=LOOK, rules_text=RULES_TEXT,
     new_state=new_state, check_colours=validate_colours, colour_sets=colour_sets,
     dice=ludo_dice, apply=apply, choices=choices, standings=standings, decide=ai.decide,
-    why_stuck=why_stuck,
+    expert=EXPERT, why_stuck=why_stuck,
     state_to_json=notation.state_to_json, state_from_json=notation.state_from_json,
     action_to_json=notation.action_to_json, action_from_json=notation.action_from_json,
     dice_to_json=notation.die_to_json, dice_from_json=notation.die_from_json,

@@ -28,6 +28,7 @@ from ...core.state import Phase, Pieces
 from . import ai
 from .actions import Action, Move
 from .board import COLOUR_INDEX, COLOURS, HOME, YARD
+from .expert import EXPERT
 from .moves import legal_moves
 from .state import LudoState, finished, validate_house
 from .turns import advance
@@ -155,21 +156,24 @@ def outcomes(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def choose(request: dict[str, Any], level: str) -> dict[str, Any]:
-    """The outcome computer player ``level`` picks for the request's roll, and why."""
+    """The outcome computer player ``level`` picks for the request's roll, why, and each
+    colour's chance to win from there by the learned evaluation."""
     if level not in ai.LEVELS:
         raise NotationError(f"Ludo has no player {level!r} (use {', '.join(ai.LEVELS)})")
     state, die = request_from_json(request)
     rolled = advance(state, Roll(), die)
     if rolled.phase is Phase.MOVE:
         decision = ai.decide(rolled, level, reason=True)
-        return {**outcome(state, decision.state), "reason": decision.reason}
-    if state.sixes == 2 and die == 6 and "third_six" in state.house:
-        reason = "A third six in a row: nothing moves and the turn passes"
+        after, reason = decision.state, decision.reason
+    elif state.sixes == 2 and die == 6 and "third_six" in state.house:
+        after, reason = rolled, "A third six in a row: nothing moves and the turn passes"
     elif rolled.phase is Phase.ROLL and rolled.turn == state.turn:
-        reason = "No piece can use the 6, which still rolls again"
+        after, reason = rolled, "No piece can use the 6, which still rolls again"
     else:
-        reason = f"No piece can use the {die}: the turn passes"
-    return {**outcome(state, rolled), "reason": reason}
+        after, reason = rolled, f"No piece can use the {die}: the turn passes"
+    return {**outcome(state, after), "reason": reason,
+            "win_chance": {COLOURS[c]: round(chance, 4)
+                           for c, chance in EXPERT.chances(after).items()}}
 
 
 # --- actions --------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ GAME = GameRules[State, Action, Event](
     rules_text=RULES_TEXT,
     new_state=new_game, check_colours=validate_colours, colour_sets=colour_sets, dice=seeded,
     apply=apply, choices=choices, standings=standings, decide=ai.decide,
-    evaluation=expert.chances_of, why_stuck=why_stuck,
+    expert=expert.EXPERT, why_stuck=why_stuck,
     state_to_json=notation.state_to_json, state_from_json=notation.state_from_json,
     action_to_json=notation.action_to_json, action_from_json=notation.action_from_json,
     dice_to_json=notation.dice_to_json, dice_from_json=notation.dice_from_json,

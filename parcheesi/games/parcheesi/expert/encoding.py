@@ -22,6 +22,7 @@ network could learn these from the board units, but only from far more games tha
 
 from __future__ import annotations
 
+from ....core.learning.learner import Encoding
 from ....core.state import Pieces
 from ..board import HOME, START
 from ..risk import ALL_HOME, capture_chances_all, occupancy
@@ -40,6 +41,8 @@ UNITS_ON = 20
 """At most 18 units are on in any position (4 per slot, 2 for the doubles)."""
 DENSE_PER_SLOT = 3
 DENSE_UNITS = 4 * DENSE_PER_SLOT
+ENCODING = Encoding(sparse_units=SPARSE_UNITS, dense_units=DENSE_UNITS, units_on=UNITS_ON,
+                    absent_unit=ABSENT_UNIT)
 FULL_PIPS = 4 * (HOME - START)
 """Pips of a colour with every piece in START (each needs 72 steps to HOME)."""
 

@@ -1,4 +1,4 @@
-"""Training the learned evaluation by self-play: ``python -m parcheesi train``.
+"""Training a game's learned evaluation by self-play: ``python -m parcheesi train --game KIND``.
 
 Each iteration plays a batch of self-play games with the current network
 (:mod:`.selfplay`), computes their TD(lambda) targets, and fits the network to them with a
@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .encoding import SPARSE_UNITS
+from ..registry import rules_for
+from .learner import Learner
 from .network import WEIGHT_NAMES, Array, Network, absent_mask, softmax
 from .selfplay import Samples, play_games
 
@@ -38,6 +39,8 @@ CHUNK = 25
 
 @dataclass(frozen=True)
 class Settings:
+    game: str
+    """The game's kind (its learner: ``GameRules.learner``)."""
     seed: int = 2026
     hidden: int = 128
     games: int = 2000
@@ -62,10 +65,10 @@ class Batch:
     targets: npt.NDArray[np.float32]
 
     @classmethod
-    def of(cls, samples: Samples) -> Batch:
+    def of(cls, samples: Samples, absent_unit: int) -> Batch:
         units = np.array([on for on, _ in samples.inputs], dtype=np.int16)
         dense = np.array([terms for _, terms in samples.inputs], dtype=np.float32)
-        return cls(units, dense.reshape(len(units), -1), absent_mask(units),
+        return cls(units, dense.reshape(len(units), -1), absent_mask(units, absent_unit),
                    samples.targets.astype(np.float32))
 
     def take(self, rows: npt.NDArray[np.int64]) -> Batch:
@@ -96,9 +99,9 @@ class Adam:
 def gradients(net: Network, batch: Batch) -> tuple[float, list[Array]]:
     """The mean cross-entropy of the batch and its gradient for every weight array."""
     n = len(batch.targets)
-    board = np.zeros((n, SPARSE_UNITS + 1), dtype=np.float32)
+    board = np.zeros((n, net.pad_unit + 1), dtype=np.float32)
     board[np.arange(n)[:, None], batch.units] = 1.0
-    board[:, SPARSE_UNITS] = 0.0  # the padding unit is never on: its row stays zero
+    board[:, net.pad_unit] = 0.0  # the padding unit is never on: its row stays zero
     pre = board @ net.sparse + batch.dense @ net.dense + net.hidden_bias
     hidden = np.maximum(pre, 0.0)
     chances = softmax(hidden @ net.out + net.out_bias, batch.absent)
@@ -125,17 +128,27 @@ def fit(net: Network, adam: Adam, batch: Batch, settings: Settings, rng: np.rand
     return float(np.mean(losses)) if losses else 0.0
 
 
-def _chunk(args: tuple[Network, int, int, list[int], float]) -> tuple[Samples, dict[str, float]]:
-    net, seed, iteration, indices, lam = args
-    return play_games(net, seed, iteration, indices, lam)
+def learner_of(kind: str) -> Learner:
+    """The learner of game ``kind``; ValueError naming the games that learn if it has none."""
+    learner = rules_for(kind).learner
+    if learner is None:
+        raise ValueError(f"{kind} has no learned evaluation")
+    return learner
+
+
+def _chunk(args: tuple[str, Network, int, int, list[int], float]
+           ) -> tuple[Samples, dict[str, float]]:
+    kind, net, seed, iteration, indices, lam = args
+    return play_games(learner_of(kind), net, seed, iteration, indices, lam)
 
 
 def self_play(net: Network, settings: Settings, iteration: int, workers: int
               ) -> tuple[Samples, int]:
     """This iteration's games (in ``workers`` processes; the samples do not depend on how
     many) and how many positions they gave."""
-    chunks = [(net, settings.seed, iteration, list(range(k, min(k + CHUNK, settings.games))),
-               settings.lam) for k in range(0, settings.games, CHUNK)]
+    chunks = [(settings.game, net, settings.seed, iteration,
+               list(range(k, min(k + CHUNK, settings.games))), settings.lam)
+              for k in range(0, settings.games, CHUNK)]
     if workers <= 1:
         results = [_chunk(c) for c in chunks]
     else:
@@ -158,7 +171,8 @@ class Checkpoint:
 
     @classmethod
     def start(cls, settings: Settings) -> Checkpoint:
-        net = Network.fresh(settings.hidden, np.random.default_rng(settings.seed))
+        encoding = learner_of(settings.game).encoding
+        net = Network.fresh(settings.hidden, np.random.default_rng(settings.seed), encoding)
         return cls(settings, 0, net, Adam([w.shape for w in net.arrays()],
                                           settings.learning_rate), 0.0)
 
@@ -179,7 +193,8 @@ class Checkpoint:
             meta = json.loads(str(data["meta"]))
             settings = Settings(**meta["settings"])
             count = len(WEIGHT_NAMES)
-            net = Network(*(data[f"w{k}"] for k in range(count)))
+            absent = learner_of(settings.game).encoding.absent_unit
+            net = Network.of([data[f"w{k}"] for k in range(count)], absent)
             adam = Adam([w.shape for w in net.arrays()], settings.learning_rate)
             adam.first = [data[f"m{k}"] for k in range(count)]
             adam.second = [data[f"v{k}"] for k in range(count)]
@@ -190,10 +205,14 @@ class Checkpoint:
 def train(directory: Path, settings: Settings, iterations: int, workers: int,
           report: Callable[[dict[str, object]], None]) -> Checkpoint:
     """Train until ``iterations`` iterations are done, going on from the checkpoint in
-    ``directory`` if there is one (its settings win), saving one after every iteration."""
+    ``directory`` if there is one (its settings win; ValueError if it is another game's),
+    saving one after every iteration."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "checkpoint.npz"
     point = Checkpoint.load(path) if path.exists() else Checkpoint.start(settings)
+    if point.settings.game != settings.game:
+        raise ValueError(f"{path} holds a training of {point.settings.game}, "
+                         f"not {settings.game}")
     while point.iteration < iterations:
         started = time.perf_counter()
         samples, positions = self_play(point.net, point.settings, point.iteration, workers)
@@ -201,7 +220,8 @@ def train(directory: Path, settings: Settings, iterations: int, workers: int,
         rng = np.random.default_rng([point.settings.seed, point.iteration])
         point.adam.rate = point.settings.learning_rate * 0.5 ** (
             point.iteration / point.settings.halving)
-        loss = fit(point.net, point.adam, Batch.of(samples), point.settings, rng)
+        loss = fit(point.net, point.adam, Batch.of(samples, point.net.absent_unit),
+                   point.settings, rng)
         point.iteration += 1
         point.seconds += time.perf_counter() - started
         point.save(path)
@@ -222,6 +242,8 @@ def export(point: Checkpoint, path: Path) -> None:
             "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
                        f"{platform.python_implementation()} {platform.python_version()}, "
                        f"numpy {np.__version__}",
-            "command": f"python -m parcheesi train --seed {point.settings.seed} "
-                       f"--games {point.settings.games} --iterations {point.iteration}"}
+            "command": f"python -m parcheesi train --game {point.settings.game} "
+                       f"--seed {point.settings.seed} --games {point.settings.games} "
+                       f"--hidden {point.settings.hidden} --lam {point.settings.lam} "
+                       f"--iterations {point.iteration}"}
     path.with_suffix(".json").write_text(json.dumps(note, indent=2) + "\n")
