@@ -9,7 +9,7 @@ The charts, the same for both games, read only through the game-rules interface:
 - **the luck of the dice**: each player's rolls, the pips they showed and the lucky rolls
   among them (doubles with two dice, a six with one), next to what a fair die gives on
   average for that many rolls: 3.5 pips a die, a lucky roll one time in six either way;
-- **the chances to win** (a game with a learned evaluation: Parcheesi): each colour's chance
+- **the chances to win** (a game with a learned evaluation): each colour's chance
   at the same points as the race.
 
 The opening rolls (who starts) are not counted: they move no piece.
