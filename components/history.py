@@ -276,7 +276,7 @@ class ReplayView:
         with ui.expansion("Moves", value=True).classes("w-full").props('dense'):
             self.log = ui.html(entries, sanitize=False).classes("log replay-log text-sm").props(
                 'data-testid=log role=list aria-label="Moves, oldest first" tabindex=0')
-        self.log.on("click", lambda e: self.show(int(e.args)), js_handler=(
+        self.log.on("click", self._step_clicked, js_handler=(
             "(e) => { const s = e.target.closest('[data-step]'); if (s) emit(s.dataset.step); }"))
 
     def _words(self, step: Step) -> str:
@@ -289,6 +289,12 @@ class ReplayView:
                 if isinstance(event, Rolled):
                     return tuple(event.dice), self.names[event.colour]
         return None, None
+
+    def _step_clicked(self, e: events.GenericEventArguments) -> None:
+        """A line of the move list tapped: the browser sends its step number as text."""
+        step = e.args
+        if isinstance(step, str) and step.isascii() and step.isdigit() and len(step) < 10:
+            self.show(int(step))
 
     def show(self, at: int, animate: bool = True) -> None:
         """Draw step ``at`` (the moves of that step animated when coming from the one

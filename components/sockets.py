@@ -38,6 +38,8 @@ from engineio import packet as eio_packet
 from nicegui import Client, core
 from nicegui.nicegui import _on_ack, _on_event, _on_handshake, _on_javascript_response
 
+from . import event_args
+
 log = logging.getLogger("parcheesi.sockets")
 browser_log = logging.getLogger("parcheesi.browser")
 
@@ -73,8 +75,9 @@ PASSED_ON = frozenset("013")
 """socket.io packet types passed on to python-socketio as they come: connect, disconnect and
 ack. Events are decoded and checked first; binary packets, which ``nicegui.js`` never sends,
 are dropped (an attachment would otherwise swallow the socket's next frame)."""
-DECODING_ERRORS = (ValueError, TypeError, KeyError, IndexError)
-"""What python-socketio raises for a packet it cannot decode."""
+DECODING_ERRORS = (ValueError, TypeError, KeyError, IndexError, RecursionError)
+"""What python-socketio (and Python's JSON reader) raise for a packet they cannot decode:
+JSON nested a few thousand deep raises ``RecursionError``."""
 DISCONNECT_WAIT = 5.0
 """Seconds a disconnect may wait for the socket's last packets to go out."""
 
@@ -124,17 +127,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_json_args(value: Any) -> bool:
-    """Event arguments as ``nicegui.js`` sends them: a list of JSON texts or nulls."""
+def _decoded_args(value: Any) -> list[Any] | None:
+    """Event arguments as ``nicegui.js`` sends them (a list of JSON texts or nulls), decoded
+    as NiceGUI decodes them; None for anything else (deep nesting included)."""
     if not isinstance(value, list) or not all(a is None or isinstance(a, str) for a in value):
-        return False
+        return None
     try:
-        for arg in value:
-            if arg is not None:
-                json.loads(arg)
-    except ValueError:
-        return False
-    return True
+        return [None if arg is None else json.loads(arg) for arg in value]
+    except DECODING_ERRORS:
+        return None
+
+
+def _is_json_args(value: Any) -> bool:
+    return _decoded_args(value) is not None
 
 
 def _is_message_id(value: Any) -> bool:
@@ -154,21 +159,32 @@ FIELDS: dict[str, dict[str, Check]] = {
               "args": (_is_json_args, False)},
     "javascript_response": {"request_id": (_is_str, True)},
     "ack": {"next_message_id": (_is_int, True)},
-    "log": {"level": (lambda v: v in LOG_LEVELS, True), "message": (_is_str, True)},
+    "log": {"level": (lambda v: _is_str(v) and v in LOG_LEVELS, True),
+            "message": (_is_str, True)},
     "handshake": {"tab_id": (_is_str, True), "document_id": (_is_str, True),
                   "old_tab_id": (lambda v: v is None or _is_str(v), False),
                   "next_message_id": (_is_message_id, False)},
 }
-"""The fields each message carries besides ``client_id`` (always a string)."""
+"""The fields each message carries besides ``client_id`` (always a string). Every check
+takes a value of any type (a list where a string belongs is answered False, never raises)."""
+
+
+def _addressed(name: str, args: tuple[Any, ...]) -> str | None:
+    """Why a ``name`` message is not one object naming a page, if so (the only fields read
+    before the guard knows the socket opened that page)."""
+    if len(args) != 1 or not isinstance(args[0], dict):
+        return f"{name}: not one object"
+    if not isinstance(args[0].get("client_id"), str):
+        return f"{name}: no client id"
+    return None
 
 
 def _problem(name: str, args: tuple[Any, ...]) -> str | None:
     """Why the arguments of a ``name`` message are not what ``nicegui.js`` sends, if so."""
-    if len(args) != 1 or not isinstance(args[0], dict):
-        return f"{name}: not one object"
+    addressed = _addressed(name, args)
+    if addressed is not None:
+        return addressed
     message = args[0]
-    if not isinstance(message.get("client_id"), str):
-        return f"{name}: no client id"
     for key, (check, required) in FIELDS[name].items():
         if key not in message:
             if required:
@@ -364,29 +380,48 @@ class SocketGuard:
         return self._sockets.get(eio_sid) if eio_sid is not None else None
 
     def message(self, sid: str, name: str, args: tuple[Any, ...]) -> dict[str, Any] | None:
-        """The checked message of a page this socket handshook with, else None (dropped)."""
+        """The checked message of a page this socket handshook with, else None (dropped).
+        Whether the socket opened the page is asked first: a socket without a page gets no
+        further than that, whatever its frames hold."""
         state = self._socket_of(sid)
+        problem = _addressed(name, args)
+        if problem is not None:
+            self._drop(state, problem)
+            return None
+        if state is None or args[0]["client_id"] not in state.pages:
+            self.foreign += 1
+            _note(state, "socket message for a page it did not open: dropped", name)
+            return None
         problem = _problem(name, args)
         if problem is not None:
             self._drop(state, problem)
             return None
         message: dict[str, Any] = args[0]
-        if state is None or message["client_id"] not in state.pages:
-            self.foreign += 1
-            _note(state, "socket message for a page it did not open: dropped", name)
-            return None
         return message
 
     def on_event(self, sid: str, *args: Any) -> None:
         message = self.message(sid, "event", args)
         if message is None:
             return
-        client = Client.instances.get(message["client_id"])
-        element = client.elements.get(message["id"]) if client is not None else None
-        if element is not None and message["listener_id"] not in element._event_listeners:
-            self._drop(self._socket_of(sid), "event: unknown listener")
+        problem = self._event_problem(message)
+        if problem is not None:
+            self._drop(self._socket_of(sid), problem)
             return
         _on_event(sid, message)
+
+    @staticmethod
+    def _event_problem(message: dict[str, Any]) -> str | None:
+        """Why an event names no listener of its page's element, or carries arguments that
+        element's handler does not take (:mod:`components.event_args`), if so."""
+        client = Client.instances.get(message["client_id"])
+        element = client.elements.get(message["id"]) if client is not None else None
+        if element is None:
+            return None  # an element removed meanwhile: NiceGUI drops the event itself
+        listener = element._event_listeners.get(message["listener_id"])
+        if listener is None:
+            return "event: unknown listener"
+        decoded = _decoded_args(message.get("args", []))
+        return event_args.problem(element, listener.type, decoded or [])
 
     def on_javascript_response(self, sid: str, *args: Any) -> None:
         message = self.message(sid, "javascript_response", args)

@@ -9,6 +9,7 @@ import pytest
 from nicegui import ui
 from nicegui.elements.upload_files import SmallFileUpload
 from nicegui.testing import User
+from nicegui.testing.user_interaction import UserInteraction
 from test_records import honest
 from ui_helpers import browser_id, click, elements, live_game, start_game, stop_runners, text, until
 
@@ -65,6 +66,12 @@ async def test_an_imported_record_replays_and_a_tampered_one_is_refused_with_its
     assert text(user, "verification").startswith("verified: Ludo")
     last = len(record["actions"])
     assert text(user, "replay-step").startswith(f"Step {last} of {last}")
+    log = UserInteraction(user, set(elements(user, "log")), None)
+    for wrong in ([3], {"step": 3}, None, 3.5, "3.5", "Infinity", "9" * 5000):
+        log.trigger("click", wrong)  # the page sends a line's step as text, nothing else
+    assert text(user, "replay-step").startswith(f"Step {last} of {last}")
+    log.trigger("click", "3")
+    assert text(user, "replay-step").startswith(f"Step 3 of {last}")
 
 
 async def test_a_game_plays_on_from_a_step_of_a_record_as_a_new_local_game(

@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
+import hostile  # benchmarks/hostile.py: every field of every message with wrong values
 import pytest
 import socketio
 
@@ -256,6 +257,64 @@ async def test_browser_log_lines_are_capped_per_socket(lines):
     assert all(len(r.getMessage()) < LOG_TEXT + 30 for r in lines)
     guard.on_log("s1", {**message, "client_id": "another page"})
     assert guard.foreign == 1
+
+
+def dispatch(guard: SocketGuard, kind: str, message: Any) -> Any:
+    """Hand one message to the guard's handler for its kind, as python-socketio does."""
+    handler = {"event": guard.on_event, "javascript_response": guard.on_javascript_response,
+               "ack": guard.on_ack, "log": guard.on_log, "handshake": guard.on_handshake}[kind]
+    return handler("s1", message)
+
+
+@pytest.mark.parametrize("with_page", [False, True])
+async def test_no_message_of_any_shape_raises(with_page, monkeypatch, lines):
+    """Every field of every message given every wrong type, deep nesting and huge values,
+    from a socket with and without the page it names: each is dropped (or, where the shape
+    is right, handed on) and none raises. From a socket without the page, nothing reaches
+    NiceGUI's handlers."""
+    reached: list[str] = []
+    for name in ("_on_event", "_on_javascript_response", "_on_ack"):
+        monkeypatch.setattr(f"components.sockets.{name}",
+                            lambda sid, message, name=name: reached.append(name))
+    guard, _, _ = guarded()
+    await guard.on_message("e1", "0")  # the socket's state
+    if with_page:
+        guard.state("e1").pages.add("page")
+    frames = list(hostile.wrong_fields("page", 0, "listener"))
+    assert len(frames) > 250
+    for name, kind, message in frames:
+        result = dispatch(guard, kind, hostile.nested(message))
+        if asyncio.iscoroutine(result):
+            assert await result is False, name
+    if not with_page:
+        assert reached == [] and not any(r.name == "parcheesi.browser" for r in lines)
+        assert guard.foreign > 0
+    assert guard.malformed > 0
+    assert all(r.levelno <= logging.INFO for r in lines)
+
+
+@pytest.mark.parametrize("message", [
+    {"client_id": "page", "level": [0], "message": "x"},
+    {"client_id": "page", "level": {"error": 1}, "message": "x"},
+])
+def test_a_log_level_of_another_type_is_dropped(message, lines):
+    guard, _, _ = guarded()
+    guard.state("e1").pages.add("page")
+    guard.on_log("s1", message)
+    assert guard.malformed == 1 and not any(r.name == "parcheesi.browser" for r in lines)
+
+
+async def test_deeply_nested_frames_and_arguments_are_dropped(monkeypatch):
+    reached: list[Any] = []
+    monkeypatch.setattr("components.sockets._on_event", lambda sid, m: reached.append(m))
+    guard, server, _ = guarded()
+    await guard.on_message("e1", "2" + hostile.packet("event", hostile.DEEP)[2:])
+    assert server.dispatched == [] and guard.malformed == 1
+    guard.state("e1").pages.add("page")
+    deep_argument = {"client_id": "page", "id": 1, "listener_id": "l",
+                     "args": [hostile.nested(hostile.DEEP_TEXT)]}
+    guard.on_event("s1", deep_argument)
+    assert reached == [] and guard.malformed == 2
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -620,3 +679,68 @@ async def test_a_socket_cannot_handshake_with_another_browsers_page(server, brow
         await forger.connect(client_id=victim.client_id)
     await victim.connect()
     await victim.choose_players(0)
+
+
+async def bare_socket(server: Server) -> socketio.AsyncClient:
+    """A socket.io connection with no cookie and no page, as a script opens one."""
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(server.base, transports=["websocket"],
+                      socketio_path="/_nicegui_ws/socket.io", wait_timeout=TIMEOUT)
+    return sio
+
+
+async def send_handled(sio: socketio.AsyncClient, frames: list[str]) -> None:
+    """Send raw socket.io frames, then wait until the server has handled them: it answers a
+    handshake sent with an acknowledgement after the frames before it (python-socketio
+    starts its handlers in the order the frames came)."""
+    for frame in frames:
+        await sio.eio.send(frame[1:])  # the engine.io client puts the message type in front
+    answer = await sio.call("handshake", {"client_id": "barrier"}, timeout=TIMEOUT)
+    assert answer is False
+
+
+CHUNK = 40
+"""Frames one socket sends at once: within its burst, so the flood guard lets them all
+through to the checks."""
+
+
+async def test_no_frame_of_any_shape_makes_a_traceback(server, browsers):
+    """Every field of every message given every wrong type, deep nesting and huge values,
+    from sockets without a cookie or a page (a made-up client id) and from sockets of the
+    page they name; then every listener of the page sent every wrong argument. The server
+    logs no traceback and no error, keeps every socket, and the page still works."""
+    start = server.log_size()
+
+    def fields(client_id: str, page: Page) -> list[str]:
+        toggle = page.find("player-count")
+        return [hostile.packet(kind, message) for _, kind, message in hostile.wrong_fields(
+            client_id, int(toggle), page.listener(toggle, "update:modelValue"))]
+
+    def arguments(page: Page) -> list[str]:
+        return [hostile.packet("event", message)
+                for key, element in page.elements.items()
+                for event in element.get("events", [])
+                for _, message in hostile.wrong_arguments(
+                    page.client_id, int(key), str(event["listener_id"]))]
+
+    template = Page(browsers(), "/new")
+    await template.load()
+    made_up = fields(str(uuid.uuid4()), template)
+    for k in range(0, len(made_up), CHUNK):
+        sio = await bare_socket(server)
+        try:
+            await send_handled(sio, made_up[k:k + CHUNK])
+            assert sio.connected
+        finally:
+            await sio.disconnect()
+    pages: list[Page] = []
+    for frames in (lambda page: fields(page.client_id, page), arguments):
+        for k in range(0, len(frames(template)), CHUNK):
+            page = await open_page(browsers())
+            pages.append(page)
+            assert page.sio is not None
+            await send_handled(page.sio, frames(page)[k:k + CHUNK])
+    await pages[-1].choose_players(0)
+    log = server.log(start)
+    assert not problems(log), log[-3000:]
+    assert not any(page.disconnected.is_set() for page in pages)
