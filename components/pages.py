@@ -631,10 +631,11 @@ def tv_waiting(room: Room) -> None:
 
 
 async def health(server: Server) -> JSONResponse:
-    """For reverse proxies and monitors: 200 while the database takes writes, 503 (with the
-    reason) when it cannot, or when its file is no longer the one the server opened."""
-    problem = await server.store.problem()
-    server.notice.show(problem)
+    """For reverse proxies and monitors, within a second: 200 while the database takes
+    writes, 503 with the reason when it cannot (its file is no longer the one the server
+    opened, a write failed), 503 with "busy" while it has not answered in time (another
+    program holds it locked)."""
+    problem = await server.notice.check()
     body = {"status": "ok" if problem is None else "unavailable",
             "database": "ok" if problem is None else problem,
             "live_games": len(server.hub.games), "rooms": len(server.rooms.rooms)}
