@@ -44,7 +44,7 @@ def create_app(config: Config, clock: Clock = time.monotonic, *,
     server = Server.open(config, clock, wall)
     if migrated:
         server.store.migrated()
-    guard_sockets()
+    guard_sockets(exempt=server.host_addresses)
     app.storage.max_tab_storage_age = TAB_STORAGE_AGE
     app.on_startup(server.store.init)
     app.on_startup(lambda: start_background_work(server))

@@ -37,7 +37,10 @@ import aiohttp
 import hostile  # benchmarks/hostile.py: every field of every message with wrong values
 import pytest
 import socketio
+from engineio import packet as eio_packet
+from engineio.exceptions import SocketIsClosedError
 
+from components.admission import NEW_SOCKETS_BURST, TokenBucket
 from components.sockets import (
     BURST,
     FLOOD_REFUSALS,
@@ -45,9 +48,9 @@ from components.sockets import (
     LOG_BURST,
     LOG_TEXT,
     RATE,
+    GuardedSocket,
     SafePacket,
     SocketGuard,
-    TokenBucket,
     _problem,
 )
 
@@ -132,6 +135,13 @@ def guarded() -> tuple[SocketGuard, FakeServer, Clock]:
 EVENT = '2["event",{}]'
 
 
+async def receive(guard: SocketGuard, eio_sid: str, data: str | bytes) -> None:
+    """A message frame as the guarded engine.io socket hands it over: counted as it is read,
+    then checked and dispatched."""
+    if guard.on_packet(eio_sid, SafePacket(eio_packet.MESSAGE, data)):
+        await guard.on_message(eio_sid, data)
+
+
 def test_the_bucket_allows_its_burst_then_its_rate():
     bucket = TokenBucket(3, 2.0, now=0.0)
     assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
@@ -144,7 +154,7 @@ def test_the_bucket_allows_its_burst_then_its_rate():
 async def test_a_fast_flood_is_cut_off_at_once_and_logged_once(lines):
     guard, server, clock = guarded()
     for _ in range(5000):
-        await guard.on_message("e1", EVENT)
+        await receive(guard, "e1", EVENT)
         clock.now += 0.0001
     await asyncio.wait_for(server.eio.gone.wait(), TIMEOUT)  # the disconnect is a task
     assert len(server.dispatched) == BURST
@@ -153,11 +163,31 @@ async def test_a_fast_flood_is_cut_off_at_once_and_logged_once(lines):
     assert [r.getMessage() for r in lines] == ["socket flooding: disconnected"]
 
 
+async def test_engine_io_stops_reading_a_socket_once_it_is_cut_off():
+    """The guarded engine.io socket ends its read loop (engine.io's SocketIsClosedError) at
+    the first frame after the cut, instead of reading and dropping the flood one frame at a
+    time; before the cut, every frame is counted as it is read."""
+    guard, _, _ = guarded()
+    messages: list[Any] = []
+
+    async def trigger(event: str, sid: str, data: Any, run_async: bool = False) -> None:
+        messages.append(data)
+
+    engine = SimpleNamespace(create_queue=asyncio.Queue, logger=logging.getLogger("test"),
+                             parcheesi_guard=guard, async_handlers=True,
+                             _trigger_event=trigger)
+    socket = GuardedSocket(engine, "e1")
+    with pytest.raises(SocketIsClosedError):
+        for _ in range(5000):
+            await socket.receive(SafePacket(eio_packet.MESSAGE, EVENT))
+    assert len(messages) == BURST and guard.disconnected == 1
+
+
 async def test_a_slow_flood_is_cut_off_after_a_second_over_quota():
     guard, server, clock = guarded()
     sent = 0
     while not guard.disconnected and sent < 10_000:
-        await guard.on_message("e1", EVENT)
+        await receive(guard, "e1", EVENT)
         sent += 1
         clock.now += 1 / (RATE + 5)
     await asyncio.wait_for(server.eio.gone.wait(), TIMEOUT)
@@ -171,13 +201,13 @@ async def test_a_busy_phone_is_never_cut_off():
     guard, server, clock = guarded()
     for _ in range(3):  # a burst of a page load, then nearly the rate for a minute, then quiet
         for _ in range(BURST):
-            await guard.on_message("e1", EVENT)
+            await receive(guard, "e1", EVENT)
         for _ in range(int(60 * RATE * 0.9)):
             clock.now += 1 / (RATE * 0.9)
-            await guard.on_message("e1", EVENT)
+            await receive(guard, "e1", EVENT)
         clock.now += BURST / RATE
     assert guard.counters() == {"refused": 0, "disconnected": 0, "malformed": 0, "foreign": 0,
-                                "logs_dropped": 0}
+                                "logs_dropped": 0, "connections_refused": 0}
     assert not server.eio.disconnected
 
 
@@ -185,9 +215,9 @@ async def test_frames_nicegui_js_never_sends_are_dropped_and_noted_once(lines):
     guard, server, _ = guarded()
     for frame in (b"junk", "", "2[", '2["connect",{}]', '2["disconnect"]', "2[5]", "4{}",
                   '51-["event",{"_placeholder":true,"num":0}]', "9"):
-        await guard.on_message("e1", frame)
-    await guard.on_message("e1", '2["event",{}]')
-    await guard.on_message("e1", "0")
+        await receive(guard, "e1", frame)
+    await receive(guard, "e1", '2["event",{}]')
+    await receive(guard, "e1", "0")
     assert server.dispatched == ['2["event",{}]', "0"]
     assert guard.malformed == 9
     assert [r.getMessage() for r in lines] == ["socket frame dropped"]
@@ -245,7 +275,7 @@ def test_messages_are_checked_field_by_field(name, message, problem):
 
 async def test_browser_log_lines_are_capped_per_socket(lines):
     guard, _, clock = guarded()
-    await guard.on_message("e1", "0")  # the socket's state
+    await receive(guard, "e1", "0")  # the socket's state
     guard.state("e1").pages.add("page")
     message = {"client_id": "page", "level": "error", "message": "x" * 1000 + "\nforged"}
     for _ in range(LOG_BURST + 3):
@@ -277,7 +307,7 @@ async def test_no_message_of_any_shape_raises(with_page, monkeypatch, lines):
         monkeypatch.setattr(f"components.sockets.{name}",
                             lambda sid, message, name=name: reached.append(name))
     guard, _, _ = guarded()
-    await guard.on_message("e1", "0")  # the socket's state
+    await receive(guard, "e1", "0")  # the socket's state
     if with_page:
         guard.state("e1").pages.add("page")
     frames = list(hostile.wrong_fields("page", 0, "listener"))
@@ -308,7 +338,7 @@ async def test_deeply_nested_frames_and_arguments_are_dropped(monkeypatch):
     reached: list[Any] = []
     monkeypatch.setattr("components.sockets._on_event", lambda sid, m: reached.append(m))
     guard, server, _ = guarded()
-    await guard.on_message("e1", "2" + hostile.packet("event", hostile.DEEP)[2:])
+    await receive(guard, "e1", "2" + hostile.packet("event", hostile.DEEP)[2:])
     assert server.dispatched == [] and guard.malformed == 1
     guard.state("e1").pages.add("page")
     deep_argument = {"client_id": "page", "id": 1, "listener_id": "l",
@@ -681,12 +711,34 @@ async def test_a_socket_cannot_handshake_with_another_browsers_page(server, brow
     await victim.choose_players(0)
 
 
-async def bare_socket(server: Server) -> socketio.AsyncClient:
-    """A socket.io connection with no cookie and no page, as a script opens one."""
-    sio = socketio.AsyncClient(reconnection=False)
+async def bare_socket(server: Server, http: aiohttp.ClientSession | None = None
+                      ) -> socketio.AsyncClient:
+    """A socket.io connection with no cookie and no page, as a script opens one (``http``:
+    the session it connects through, e.g. from another address)."""
+    sio = socketio.AsyncClient(reconnection=False, http_session=http)
     await sio.connect(server.base, transports=["websocket"],
                       socketio_path="/_nicegui_ws/socket.io", wait_timeout=TIMEOUT)
     return sio
+
+
+async def test_a_reconnect_storm_is_refused_before_any_page_and_logged_once(server):
+    """An address opening sockets all at once gets its burst, then is refused by engine.io
+    (before socket.io's handshake, after a pause); one line says so."""
+    start = server.log_size()
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+            local_addr=("127.0.0.3", 0), force_close=True, limit=0)) as http:
+        found = await asyncio.gather(*(bare_socket(server, http)
+                                       for _ in range(NEW_SOCKETS_BURST + 10)),
+                                     return_exceptions=True)
+        opened = [sio for sio in found if isinstance(sio, socketio.AsyncClient)]
+        for sio in opened:
+            await sio.disconnect()
+    refused = [e for e in found if isinstance(e, socketio.exceptions.ConnectionError)]
+    assert len(opened) == NEW_SOCKETS_BURST and len(refused) == 10
+    log = await server.wait_for_log(lambda text: "connections refused" in text, start,
+                                    "refusal line")
+    assert log.count("socket connections refused") == 1, log
+    assert not problems(log), log
 
 
 async def send_handled(sio: socketio.AsyncClient, frames: list[str]) -> None:
