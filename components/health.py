@@ -28,7 +28,7 @@ from .palette import ON_PRIMARY, PRIMARY
 
 WATCH_EVERY = 5.0
 """Seconds between two looks at the database."""
-ANSWER_WITHIN = 0.8
+ANSWER_WITHIN = 0.5
 """Seconds a health check waits for the database's answer before it says "busy" (a
 monitor's timeout is typically a second)."""
 BUSY = "busy"
