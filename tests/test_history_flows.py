@@ -43,8 +43,10 @@ async def test_a_game_record_downloads_without_its_seed_until_the_game_is_over(
 
 
 async def upload(user: User, data: bytes) -> None:
-    with user:
-        box = user.find(ui.upload).elements.pop()
+    """Open a record file with My games' upload control (which comes once the page is
+    connected)."""
+    await until(lambda: bool(elements(user, "import-record", ui.upload)), "the upload control")
+    box = elements(user, "import-record", ui.upload)[0]
     await box.handle_uploads([SmallFileUpload("game.json", "application/json", data)])
 
 
