@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
-from types import SimpleNamespace
 from typing import Any
 
-import pytest
-import socketio
-from test_sockets import receive
+from test_sockets import Clock, FakeServer, receive
 
 from components.admission import (
     BROWSER_SOCKETS_BURST,
@@ -30,34 +26,6 @@ from components.admission import (
     TokenBucket,
 )
 from components.sockets import BURST, FLOOD_REFUSALS, SocketGuard
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def lines() -> Iterator[list[logging.LogRecord]]:
-    handler = Records()
-    logger = logging.getLogger("parcheesi.sockets")
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    yield handler.records
-    logger.removeHandler(handler)
-    logger.setLevel(logging.NOTSET)
 
 
 def test_the_bucket_allows_its_burst_then_its_rate():
@@ -133,32 +101,6 @@ def test_a_storm_logs_a_line_a_minute_per_address_with_what_it_held_back(lines):
 
 
 # --- through the socket guard ----------------------------------------------------------------
-
-
-class FakeEngine:
-    def __init__(self) -> None:
-        self.sockets: dict[str, Any] = {}
-        self.disconnected: list[str] = []
-
-    async def disconnect(self, eio_sid: str) -> None:
-        self.disconnected.append(eio_sid)
-        self.sockets.pop(eio_sid, None)
-
-
-class FakeServer:
-    packet_class = socketio.packet.Packet
-
-    def __init__(self) -> None:
-        self.eio = FakeEngine()
-        self.manager = SimpleNamespace(eio_sid_from_sid=lambda sid, namespace: "e" + sid[1:])
-        self.connected: list[str] = []
-
-    async def _handle_eio_connect(self, eio_sid: str, environ: Any) -> None:
-        self.connected.append(eio_sid)
-        self.eio.sockets[eio_sid] = SimpleNamespace(queue=asyncio.Queue())
-
-    async def _handle_eio_message(self, eio_sid: str, data: str | bytes) -> None:
-        pass
 
 
 def scope(address: str, kind: str = "websocket", query: bytes = b"EIO=4&transport=websocket",

@@ -40,7 +40,7 @@ import socketio
 from engineio import packet as eio_packet
 from engineio.exceptions import SocketIsClosedError
 
-from components.admission import NEW_SOCKETS_BURST, TokenBucket
+from components.admission import NEW_SOCKETS_BURST
 from components.sockets import (
     BURST,
     FLOOD_REFUSALS,
@@ -91,7 +91,8 @@ class FakeEngine:
 
 class FakeServer:
     """What the guard uses of python-socketio's server: one engine.io session ``e1`` whose
-    socket.io session is ``s1``; dispatched frames are recorded."""
+    socket.io session is ``s1`` (more are made by ``_handle_eio_connect``); dispatched frames
+    and connected sessions are recorded."""
 
     packet_class = socketio.packet.Packet
 
@@ -99,32 +100,14 @@ class FakeServer:
         self.eio = FakeEngine()
         self.manager = SimpleNamespace(eio_sid_from_sid=lambda sid, namespace: "e" + sid[1:])
         self.dispatched: list[str | bytes] = []
+        self.connected: list[str] = []
+
+    async def _handle_eio_connect(self, eio_sid: str, environ: Any) -> None:
+        self.connected.append(eio_sid)
+        self.eio.sockets[eio_sid] = SimpleNamespace(queue=asyncio.Queue())
 
     async def _handle_eio_message(self, eio_sid: str, data: str | bytes) -> None:
         self.dispatched.append(data)
-
-
-class Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def lines() -> Iterator[list[logging.LogRecord]]:
-    """The records of the guard's loggers (the app's logging does not propagate them)."""
-    handler = Records()
-    loggers = [logging.getLogger("parcheesi.sockets"), logging.getLogger("parcheesi.browser")]
-    for logger in loggers:
-        logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
-    yield handler.records
-    for logger in loggers:
-        logger.removeHandler(handler)
-        logger.setLevel(logging.NOTSET)
 
 
 def guarded() -> tuple[SocketGuard, FakeServer, Clock]:
@@ -140,15 +123,6 @@ async def receive(guard: SocketGuard, eio_sid: str, data: str | bytes) -> None:
     then checked and dispatched."""
     if guard.on_packet(eio_sid, SafePacket(eio_packet.MESSAGE, data)):
         await guard.on_message(eio_sid, data)
-
-
-def test_the_bucket_allows_its_burst_then_its_rate():
-    bucket = TokenBucket(3, 2.0, now=0.0)
-    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
-    assert bucket.take(0.5) and not bucket.take(0.5)  # one token accrues in half a second
-    assert bucket.refill(100.0) == 3  # never more than the burst
-    assert bucket.take(50.0)  # a clock read out of order adds nothing and takes nothing back
-    assert bucket.refill(100.0) == 2
 
 
 async def test_a_fast_flood_is_cut_off_at_once_and_logged_once(lines):
