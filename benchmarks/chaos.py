@@ -20,10 +20,15 @@ Drills (default trials; target):
   pause through repeated SIGKILLs; every action a phone saw accepted must be stored;
 - ``bad-presses`` (10,000; 0 state changes): forged, stale, replayed, wrong-seat and
   cross-socket presses while legitimate play pauses;
-- ``malformed`` (25 kinds; 0 tracebacks): malformed socket.io and engine.io packets;
+- ``malformed`` (37 kinds; 0 tracebacks): 25 kinds of malformed socket.io and engine.io
+  packets; every field of every message given every wrong type (``hostile.py``) from
+  sockets with and without a page; wrong arguments to every listener of ten kinds of page;
 - ``flood`` (1 run; the flooding socket disconnected within 2 s, the room's p95
   action-to-update latency under 50 ms meanwhile);
 - ``memory`` (6,000 page loads and 50 rooms; retained memory back within 10% of idle).
+
+``attacks.py`` holds the drills of a hostile network (a reconnect storm, a flood of page
+loads, room codes guessed from thousands of addresses) and ``/health`` during a lock.
 
 Everything goes through the server's own pages over HTTP and NiceGUI's socket.io protocol
 (``phones.py``: each phone has its own cookie jar, ``localStorage``, tab and loopback
