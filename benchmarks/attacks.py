@@ -295,7 +295,9 @@ async def sample_rss(pid: int, every: float, into: list[int], stop: asyncio.Even
 
 async def drill_page_flood(options: AttackOptions) -> dict[str, Any]:
     """Page loads from fresh browsers that never connect: the server's resident memory at
-    its peak and a minute after, against idle (after a warm-up of every page)."""
+    its peak and a minute after, against idle (after a warm-up of every page); and, from its
+    memory report, the objects Python holds and the pages, idle and a minute after (the
+    allocators keep some of what Python frees, so the two can differ)."""
     started, tally = beginning(options), Tally()
     rng = random.Random(options.seed)
     async with serving(options) as server:
@@ -304,6 +306,7 @@ async def drill_page_flood(options: AttackOptions) -> dict[str, Any]:
         await flood_pages(server.base, 2 * len(FLOOD_PATHS), load_addresses(1), rng)
         await asyncio.sleep(options.settle_s)  # the warm-up's pages go; what stays is idle
         idle = proc_status(pid)["VmRSS"]
+        idle_report = await server.memory()
         samples: list[int] = []
         stop = asyncio.Event()
         sampler = asyncio.get_running_loop().create_task(sample_rss(pid, 0.5, samples, stop))
@@ -329,7 +332,11 @@ async def drill_page_flood(options: AttackOptions) -> dict[str, Any]:
                    "right_after_mib": round(right_after / KIB_PER_MIB, 1),
                    "after_mib": round(after / KIB_PER_MIB, 1), "after_s": options.settle_s,
                    "after_vs_idle": round(after / idle, 3),
-                   "pages_held_after": held.get("clients")}
+                   "pages_held_after": held.get("clients"),
+                   "objects_idle": idle_report.get("objects"),
+                   "objects_after": held.get("objects"),
+                   "objects_after_vs_idle": round(held["objects"] / idle_report["objects"], 3)
+                   if held.get("objects") and idle_report.get("objects") else None}
         met = peak - idle <= 150 * KIB_PER_MIB and after <= 1.1 * idle
         return result("page-flood", options, started, figures,
                       {"peak_above_idle_mib": 150, "after_vs_idle": 1.1}, met, server, tally)

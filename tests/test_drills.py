@@ -137,7 +137,11 @@ def test_memory_returns_to_idle_after_visitors_and_rooms_leave() -> None:
 
 
 @pytest.mark.long
-def test_page_loads_that_never_connect_leave_memory_as_it_was() -> None:
+def test_page_loads_that_never_connect_are_let_go_of() -> None:
+    """The peak stays bounded, every page goes, and the objects Python holds are back within
+    10% of idle. The process's resident size is a figure of ``benchmarks/attacks.py
+    page-flood`` only: the allocators keep part of what Python frees (docs/reliability.md)."""
     found, why = drill("page-flood", trials=2000, settle_s=30.0)
     assert found["peak_above_idle_mib"] <= 150, why
-    assert found["after_vs_idle"] <= 1.1, why
+    assert found["pages_held_after"] == 0, why
+    assert found["objects_after_vs_idle"] <= 1.1, why
