@@ -23,6 +23,7 @@ from nicegui import Client, app, background_tasks, ui
 from components.pages import lan_urls, register
 from components.server import Server
 from components.sockets import install as guard_sockets
+from components.unconnected import keep_sweeping
 from parcheesi.server.config import PROGRAM, Config, ConfigError, parse
 from parcheesi.server.live import Clock, WallClock, utc_now
 from parcheesi.server.logs import configure as configure_logging
@@ -44,7 +45,7 @@ def create_app(config: Config, clock: Clock = time.monotonic, *,
     server = Server.open(config, clock, wall)
     if migrated:
         server.store.migrated()
-    guard_sockets()
+    guard_sockets(exempt=server.host_addresses)
     app.storage.max_tab_storage_age = TAB_STORAGE_AGE
     app.on_startup(server.store.init)
     app.on_startup(lambda: start_background_work(server))
@@ -112,6 +113,8 @@ def report_memory(server: Server) -> None:
 
 def start_background_work(server: Server) -> None:
     background_tasks.create(housekeeping(server), name="housekeeping")
+    background_tasks.create(keep_sweeping(server.host_addresses, give_back_memory),
+                            name="unconnected pages")
     background_tasks.create(server.notice.watch(), name="database watch")
     background_tasks.create(server.watch.run(), name="turn clocks")
     if threading.current_thread() is threading.main_thread():  # not under the test fixtures

@@ -20,10 +20,15 @@ Drills (default trials; target):
   pause through repeated SIGKILLs; every action a phone saw accepted must be stored;
 - ``bad-presses`` (10,000; 0 state changes): forged, stale, replayed, wrong-seat and
   cross-socket presses while legitimate play pauses;
-- ``malformed`` (25 kinds; 0 tracebacks): malformed socket.io and engine.io packets;
+- ``malformed`` (37 kinds; 0 tracebacks): 25 kinds of malformed socket.io and engine.io
+  packets; every field of every message given every wrong type (``hostile.py``) from
+  sockets with and without a page; wrong arguments to every listener of ten kinds of page;
 - ``flood`` (1 run; the flooding socket disconnected within 2 s, the room's p95
   action-to-update latency under 50 ms meanwhile);
 - ``memory`` (6,000 page loads and 50 rooms; retained memory back within 10% of idle).
+
+``attacks.py`` holds the drills of a hostile network (a reconnect storm, a flood of page
+loads, room codes guessed from thousands of addresses) and ``/health`` during a lock.
 
 Everything goes through the server's own pages over HTTP and NiceGUI's socket.io protocol
 (``phones.py``: each phone has its own cookie jar, ``localStorage``, tab and loopback
@@ -79,8 +84,17 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import hostile
+from hostile import packet
 from phones import Browser, Page, StepFailed, acker, address, claim_seat, parse_page
-from rooms import code_version, percentile, proc_status, server_log_errors, wait_serving
+from rooms import (
+    code_version,
+    cpu_seconds,
+    percentile,
+    proc_status,
+    server_log_errors,
+    wait_serving,
+)
 from serving import free_port, spawn, stop_server, tail
 
 from parcheesi.core.actions import Roll
@@ -1557,11 +1571,6 @@ async def drill_bad_presses(options: Options) -> dict[str, Any]:
 # --- drill 7: malformed frames ---------------------------------------------------------------
 
 
-def packet(event: str, data: Any) -> str:
-    """A socket.io event packet as engine.io text ("42" and the JSON list)."""
-    return "42" + json.dumps([event, data])
-
-
 def malformed_kinds(client_id: str, element: str, listener: str
                     ) -> list[tuple[str, list[str | bytes]]]:
     """(name, frames): text frames are engine.io packets as sent, bytes are binary frames."""
@@ -1656,19 +1665,154 @@ async def page_for_frames(session: aiohttp.ClientSession, server: Server
     raise StepFailed("no button on the home page")
 
 
+async def bare_socket(session: aiohttp.ClientSession, server: Server
+                      ) -> aiohttp.ClientWebSocketResponse:
+    """An engine.io v4 WebSocket connected to socket.io's namespace without any page (no
+    cookie, no client id), as a script opens one."""
+    ws = await session.ws_connect(
+        f"ws://127.0.0.1:{server.port}/_nicegui_ws/socket.io/?EIO=4&transport=websocket",
+        max_msg_size=0)
+    await ws.receive(timeout=10)  # engine.io open packet
+    await ws.send_str("40")
+    await ws.receive(timeout=10)  # socket.io connect
+    return ws
+
+
+async def paced_frames(ws: aiohttp.ClientWebSocketResponse, frames: list[str],
+                       rate: float = Pacer.RATE) -> None:
+    """Send text frames at a phone's pace (under the server's message quota: every frame
+    reaches the checks, none is dropped for flooding)."""
+    for frame in frames:
+        await ws.send_str(frame)
+        await asyncio.sleep(1 / rate)
+
+
+async def fields_kind(server: Server, with_page: bool, quiet: float) -> dict[str, Any]:
+    """Every field of every message given every wrong type, deep nesting and huge values
+    (``hostile.wrong_fields``), over four sockets at a phone's pace: sockets of the page
+    they name (with its cookie), or sockets without a cookie or a page that name a made-up
+    one."""
+    errors_before, _ = server.problems()
+    name = "every field, wrong types, " + ("with its page" if with_page else "without a page")
+    sent = 0
+
+    async def one(k: int) -> None:
+        nonlocal sent
+        jar = aiohttp.CookieJar(unsafe=True) if with_page else aiohttp.DummyCookieJar()
+        async with aiohttp.ClientSession(cookie_jar=jar) as session:
+            client_id, element, listener = await page_for_frames(session, server)
+            ws = await (raw_socket(session, server, client_id) if with_page
+                        else bare_socket(session, server))
+            frames = [hostile.packet(kind, message) for _, kind, message in hostile.wrong_fields(
+                client_id if with_page else str(uuid.uuid4()), int(element), listener)][k::4]
+            try:
+                await paced_frames(ws, frames)
+                sent += len(frames)
+                with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                    await ws.receive(timeout=quiet * 4)
+            finally:
+                await ws.close()
+
+    await asyncio.gather(*(one(k) for k in range(4)))
+    errors, _ = server.problems()
+    return {"kind": name, "frames": sent, "error_lines": errors - errors_before,
+            "still_serving": await serving_pages(server)}
+
+
+async def serving_pages(server: Server) -> bool:
+    async with aiohttp.ClientSession() as session, \
+            session.get(f"{server.base}/rules") as response:
+        return response.status == 200
+
+
+async def arguments_kind(server: Server, browser: Browser, path: str, options: Options
+                         ) -> dict[str, Any]:
+    """Every listener of a page (as its own browser opens it) sent every wrong value as its
+    arguments (``hostile.wrong_arguments``), over two tabs at a phone's pace (a browser
+    opens no more sockets than a person's does: the server bounds new ones)."""
+    errors_before, _ = server.problems()
+    tabs = [await browser.open(path, options.timeout, str(uuid.uuid4())) for _ in range(2)]
+    await settle(tabs, 2 * options.quiet, options.timeout)  # what comes once connected too
+    sent = 0
+
+    async def one(tab: Page, k: int) -> None:
+        nonlocal sent
+        messages = [message for key, element in sorted(tab.elements.items())
+                    for event in element.get("events", [])
+                    for _, message in hostile.wrong_arguments(
+                        tab.client_id, int(key), str(event["listener_id"]))][k::len(tabs)]
+        assert tab.sio is not None
+        for message in messages:
+            await PACE.reserve(tab)
+            if not tab.sio.connected:
+                break
+            await tab.sio.eio.send(hostile.packet("event", message)[1:])
+            sent += 1
+
+    try:
+        await asyncio.gather(*(one(tab, k) for k, tab in enumerate(tabs)))
+        with contextlib.suppress(StepFailed):
+            await settle(tabs, options.quiet, options.timeout)
+    finally:
+        for tab in tabs:
+            await tab.close()
+    errors, _ = server.problems()
+    return {"kind": f"wrong arguments to every listener of {path.split('?')[0]}",
+            "frames": sent, "error_lines": errors - errors_before,
+            "still_serving": await serving_pages(server)}
+
+
+async def pages_to_fuzz(server: Server, tally: Tally, options: Options
+                        ) -> tuple[list[tuple[Browser, str]], list[Party], list[Browser]]:
+    """(browser, path) of every kind of page, each opened by a browser that sees all of it
+    (a local game's table by its owner, a room's table by its host, the room by a
+    stranger: a browser of its own for each page), the parties to close afterwards, and the
+    strangers' browsers."""
+    local = await local_party(server.base, tally, 60, options.timeout)
+    room = await room_party(server.base, tally, 62, options.timeout)
+    game = Db(server.database).local_game()
+    owner, host = local.phones[0].browser, room.role("host").browser
+    strangers: list[Browser] = []
+
+    def stranger() -> Browser:
+        strangers.append(Browser(server.base, address(70 + len(strangers)), tally))
+        return strangers[-1]
+
+    pages = [(stranger(), "/"), (stranger(), "/new"), (owner, local.path),
+             (host, room.path), (stranger(), room.path), (stranger(), f"/tv/{room.code}"),
+             (owner, "/games"), (stranger(), "/rules"), (owner, f"/replay/{game}"),
+             (owner, f"/games/{game}/charts")]
+    return pages, [local, room], strangers
+
+
 async def drill_malformed(options: Options) -> dict[str, Any]:
-    """Drill 7: each kind of malformed packet on a socket of its own; every error line the
-    server logs for it counts."""
+    """Drill 7: each kind of malformed packet on a socket of its own; then every field of
+    every message with wrong types, from sockets with and without a page; then every
+    listener of every kind of page sent wrong arguments. Every error line the server logs
+    counts."""
     started, tally = beginning(options), Tally()
     async with serving(options) as server:
         outcomes = []
-        for kind in range(options.count("malformed")):
-            outcome = await malformed_kind(server, kind, options.quiet)
-            outcomes.append(outcome)
-            log(f"malformed {outcome['kind']}: {outcome['error_lines']} error lines")
+        for kind in range(min(options.count("malformed"), len(malformed_kinds("", "0", "")))):
+            outcomes.append(await malformed_kind(server, kind, options.quiet))
+            log(f"malformed {outcomes[-1]['kind']}: {outcomes[-1]['error_lines']} error lines")
+        for with_page in (False, True):
+            outcomes.append(await fields_kind(server, with_page, options.quiet))
+            log(f"malformed {outcomes[-1]}")
+        pages, parties, strangers = await pages_to_fuzz(server, tally, options)
+        try:
+            for browser, path in pages:
+                outcomes.append(await arguments_kind(server, browser, path, options))
+                log(f"malformed {outcomes[-1]}")
+        finally:
+            for party in parties:
+                await close_party(party)
+            for browser in strangers:
+                await browser.close()
         tracebacks = sum(o["error_lines"] for o in outcomes)
         down = [o["kind"] for o in outcomes if not o["still_serving"]]
         figures = {"kinds": len(outcomes), "error_lines": tracebacks,
+                   "frames_of_wrong_types": sum(o.get("frames", 0) for o in outcomes),
                    "kinds_with_errors": [o["kind"] for o in outcomes if o["error_lines"]],
                    "server_stopped_answering_after": down}
         return result("malformed", options, started, figures, {"error_lines": 0},
@@ -1781,10 +1925,16 @@ async def flood_from_here(base: str, path: str, where: str, seconds: float) -> N
     print(json.dumps({"frames": frames, "disconnected_after_s": disconnected}), flush=True)
 
 
-async def flood_run(server: Server, options: Options, tally: Tally, run: int
-                    ) -> dict[str, Any]:
-    """A room of four plays a few calm seconds, then goes on while another socket floods;
-    the latency is measured over the flood's window from its first frame."""
+Attacker = Callable[[Party], Coroutine[Any, Any, asyncio.subprocess.Process]]
+"""Starts a process that attacks the server while a room is measured (given the room); it
+prints one line when the attack begins and its figures as its last JSON line."""
+
+
+async def attacked_run(server: Server, options: Options, tally: Tally, run: int,
+                       attacker: Attacker, seconds: float) -> dict[str, Any]:
+    """A room of four plays a few calm seconds, then goes on for ``seconds`` while another
+    process attacks; the latency is measured over the attack's window from its start, and
+    the server's log growth over that window. ``attack``: the attacker's figures."""
     party = await room_party(server.base, tally, 20 * run, options.timeout, players=4)
     rng = random.Random(options.seed + run)
     loop = asyncio.get_running_loop()
@@ -1795,25 +1945,46 @@ async def flood_run(server: Server, options: Options, tally: Tally, run: int
     try:
         calm = Latency(party)
         await play_measured(calm, loop.time() + 5.0, 0.2, options.timeout, rng)
-        flooder = await start_flooder(server, party.path, 20 * run + 10, options.flood_s)
-        assert flooder.stdout is not None
-        await asyncio.wait_for(flooder.stdout.readline(), 60.0)  # the flood begins
+        process = await attacker(party)
+        assert process.stdout is not None
+        await asyncio.wait_for(process.stdout.readline(), 60.0)  # the attack begins
+        assert server.proc is not None
+        log_before, began = server.logs[-1].stat().st_size, loop.time()
+        cpu_before = cpu_seconds(server.proc.pid)
         latency = Latency(party)
-        await play_measured(latency, loop.time() + options.flood_s, 0.2, options.timeout, rng)
-        output, _ = await flooder.communicate()
+        await play_measured(latency, loop.time() + seconds, 0.2, options.timeout, rng)
+        log_bytes = server.logs[-1].stat().st_size - log_before
+        window = loop.time() - began
+        cpu_share = (cpu_seconds(server.proc.pid) - cpu_before) / window
+        output, _ = await process.communicate()
         lines = [json.loads(line) for line in output.decode().splitlines()
                  if line.startswith("{")]
-        flood = next((e for e in reversed(lines) if "frames" in e),
-                     {"frames": 0, "disconnected_after_s": None, "error": "the flooder failed"})
+        attack = lines[-1] if lines else {"error": "the attacker printed nothing"}
     finally:
         gc.unfreeze()
         await close_party(party)
-    return {"flood": flood, "p95_ms_before": _p95(calm.others + calm.acting),
+    return {"attack": attack, "p95_ms_before": _p95(calm.others + calm.acting),
             "p95_ms_during_others": _p95(latency.others),
             "p95_ms_others_first_second": _p95(latency.first_second),
             "max_ms_during_others": round(max(latency.others), 1) if latency.others else None,
             "p95_ms_during_acting": _p95(latency.acting),
-            "samples_during": len(latency.others) + len(latency.acting)}
+            "samples_during": len(latency.others) + len(latency.acting),
+            "log_bytes_per_s": round(log_bytes / window, 1),
+            "server_cpu_share_during": round(cpu_share, 2)}
+
+
+async def flood_run(server: Server, options: Options, tally: Tally, run: int
+                    ) -> dict[str, Any]:
+    """A room of four plays while another socket floods (:func:`attacked_run`)."""
+
+    def flooder(party: Party) -> Coroutine[Any, Any, asyncio.subprocess.Process]:
+        return start_flooder(server, party.path, 20 * run + 10, options.flood_s)
+
+    found = await attacked_run(server, options, tally, run, flooder, options.flood_s)
+    flood = found.pop("attack")
+    if "frames" not in flood:
+        flood = {"frames": 0, "disconnected_after_s": None, "error": "the flooder failed"}
+    return {"flood": flood, **found}
 
 
 async def drill_flood(options: Options) -> dict[str, Any]:

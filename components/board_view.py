@@ -351,7 +351,8 @@ class Board(ui.element, component="board.js"):
         """
         args = e.args if isinstance(e.args, dict) else {}
         piece = (args.get("colour"), args.get("piece"))
-        if self._on_piece_click is None or piece not in self._movable:
+        if (self._on_piece_click is None or not all(type(v) is int for v in piece)
+                or piece not in self._movable):  # (a list in the pair could not be looked up)
             return None
         return self._on_piece_click(*piece, args.get("stamp"))
 
@@ -360,8 +361,8 @@ class Board(ui.element, component="board.js"):
         against ours, as a piece click is)."""
         args = e.args if isinstance(e.args, dict) else {}
         colour, piece = args.get("colour"), args.get("piece")
-        if (self._on_stuck_click is None or self._explain is None or colour != self._explain
-                or type(piece) is not int or not 0 <= piece < 4
+        if (self._on_stuck_click is None or self._explain is None or type(colour) is not int
+                or colour != self._explain or type(piece) is not int or not 0 <= piece < 4
                 or (colour, piece) in self._movable):
             return None
         return self._on_stuck_click(colour, piece)

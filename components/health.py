@@ -1,9 +1,17 @@
-"""The banner every page shows while the server cannot save games.
+"""The banner every page shows while the server cannot save games, and what ``/health``
+answers.
 
 One server-wide watch looks at the database every few seconds (cheaply: the file is still
 the one opened and no write has failed since the last one that worked; a real write only
 while something is wrong) and pushes the change to the banners of the open pages; no page
 polls on its own.
+
+A real write can wait: another program holding the SQLite database makes it wait up to the
+driver's busy timeout (5 s), and it queues behind the games' own writes. ``/health`` must
+answer a monitor or a container's health check within a second all the same, so one probe
+runs at a time (however many checks come), each check waits for it at most
+:data:`ANSWER_WITHIN`, and a probe still waiting then is answered "busy"; the probe goes on
+and its outcome reaches the banner when it comes.
 """
 
 from __future__ import annotations
@@ -13,12 +21,18 @@ import logging
 
 from nicegui import ui
 
+from parcheesi.server.loading import SingleFlight
 from parcheesi.server.store import Store
 
 from .palette import ON_PRIMARY, PRIMARY
 
 WATCH_EVERY = 5.0
 """Seconds between two looks at the database."""
+ANSWER_WITHIN = 0.5
+"""Seconds a health check waits for the database's answer before it says "busy" (a
+monitor's timeout is typically a second)."""
+BUSY = "busy"
+"""What a health check says while the database has not answered in time."""
 log = logging.getLogger("parcheesi.health")
 
 
@@ -27,6 +41,7 @@ class HealthNotice:
         self.store = store
         self.problem: str | None = None
         self.banners: set[ui.label] = set()
+        self._probes: SingleFlight[str | None] = SingleFlight("database probe")
 
     def banner(self) -> ui.label:
         """A banner on the current page, shown while the database cannot be written."""
@@ -55,11 +70,32 @@ class HealthNotice:
         return ("The server cannot save games right now, so moves are not being kept. "
                 "Tell whoever runs it." if self.problem is not None else "")
 
+    async def probe(self) -> str | None:
+        """Why the database cannot take a write now (None: it can), by a real write: one at a
+        time, shared by every caller meanwhile; the banners follow its outcome."""
+        return await self._probes.load("health", self._probe)
+
+    async def _probe(self, _: str) -> str | None:
+        problem = await self.store.problem()
+        self.show(problem)
+        return problem
+
+    async def check(self, within: float = ANSWER_WITHIN) -> str | None:
+        """What ``/health`` says of the database: None when it takes writes, why not when it
+        does not, :data:`BUSY` when the probe has not answered ``within`` seconds (it goes
+        on)."""
+        try:
+            return await asyncio.wait_for(self.probe(), within)
+        except TimeoutError:
+            return BUSY
+
     async def look(self) -> None:
         """One look: a real write while something is wrong (to notice it is fixed), else only
         the cheap checks."""
-        store = self.store
-        self.show(await store.problem() if store.write_error else store.quick_problem())
+        if self.store.write_error:
+            await self.probe()
+        else:
+            self.show(self.store.quick_problem())
 
     async def watch(self, every: float = WATCH_EVERY) -> None:
         while True:

@@ -145,8 +145,12 @@ async def my_games_page(server: Server, browser: str, host: bool,
                 mark = game_entry(row, browser, now)
                 if mark is not None and row.mode == "online":
                     online.append((row, mark))
-        import_box(keep)
-    if online and await connected():
+        box, error = import_box()
+    if not await connected():
+        return
+    with box:
+        record_upload(keep, error)
+    if online:
         await mark_online_turns(server.rooms, online)
 
 
@@ -165,33 +169,44 @@ async def mark_online_turns(rooms: Rooms, entries: list[tuple[GameRow, ui.elemen
                 turn_mark()
 
 
-def import_box(keep: Callable[[dict[str, Any]], None]) -> None:
-    """Open a record file: it is read and replayed here, and refused with the reason; one
-    that replays is handed to ``keep`` and shown on the imported record's page."""
-    with ui.card().classes("w-full"):
+def import_box() -> tuple[ui.element, ui.label]:
+    """The card where a record file is opened, and its error line; the upload control
+    itself comes once the page is connected (:func:`record_upload`)."""
+    with ui.card().classes("w-full") as card:
         ui.label("Open a game record").classes("font-medium")
         ui.label("A record file downloaded from any table, to watch it or go on from any "
                  "step.").classes("text-sm")
         error = ui.label("").classes("text-negative").props('role=alert data-testid=import-error')
+    return card, error
 
-        async def received(upload: events.UploadEventArguments) -> None:
-            data = await upload.file.read()
-            try:  # a long game takes a moment to replay: not on the loop every table shares
-                await asyncio.to_thread(lambda: replay(parse_record(data)))
-            except RecordError as problem:
-                error.set_text(f"This record was refused: {problem}")
-                return
-            keep(json.loads(data))
-            ui.navigate.to(IMPORTED_URL)
 
-        upload = ui.upload(
-            on_upload=received, auto_upload=True, max_file_size=MAX_RECORD_BYTES,
-            on_rejected=lambda: error.set_text(
-                f"A record is a JSON file of at most {MAX_RECORD_BYTES // 1_000_000} MB.")
-        ).props('accept=".json,application/json" flat bordered data-testid=import-record'
-                ).classes("w-full")
-        upload.add_slot("header", PICK_RECORD)
-        upload.add_slot("list")  # no "0.0B / 0.00%", no unnamed buttons: the error says it
+def record_upload(keep: Callable[[dict[str, Any]], None], error: ui.label) -> None:
+    """Open a record file: it is read and replayed here, and refused with the reason (on
+    ``error``); one that replays is handed to ``keep`` and shown on the imported record's
+    page.
+
+    NiceGUI registers an address of its own for every upload control, and FastAPI's caches
+    of what it calls keep the last few thousand of them alive, each with its whole page: a
+    page loaded by a script that never connects must not make one."""
+
+    async def received(upload: events.UploadEventArguments) -> None:
+        data = await upload.file.read()
+        try:  # a long game takes a moment to replay: not on the loop every table shares
+            await asyncio.to_thread(lambda: replay(parse_record(data)))
+        except RecordError as problem:
+            error.set_text(f"This record was refused: {problem}")
+            return
+        keep(json.loads(data))
+        ui.navigate.to(IMPORTED_URL)
+
+    upload = ui.upload(
+        on_upload=received, auto_upload=True, max_file_size=MAX_RECORD_BYTES,
+        on_rejected=lambda: error.set_text(
+            f"A record is a JSON file of at most {MAX_RECORD_BYTES // 1_000_000} MB.")
+    ).props('accept=".json,application/json" flat bordered data-testid=import-record'
+            ).classes("w-full")
+    upload.add_slot("header", PICK_RECORD)
+    upload.add_slot("list")  # no "0.0B / 0.00%", no unnamed buttons: the error says it
 
 
 PICK_RECORD = """
@@ -276,7 +291,7 @@ class ReplayView:
         with ui.expansion("Moves", value=True).classes("w-full").props('dense'):
             self.log = ui.html(entries, sanitize=False).classes("log replay-log text-sm").props(
                 'data-testid=log role=list aria-label="Moves, oldest first" tabindex=0')
-        self.log.on("click", lambda e: self.show(int(e.args)), js_handler=(
+        self.log.on("click", self._step_clicked, js_handler=(
             "(e) => { const s = e.target.closest('[data-step]'); if (s) emit(s.dataset.step); }"))
 
     def _words(self, step: Step) -> str:
@@ -289,6 +304,12 @@ class ReplayView:
                 if isinstance(event, Rolled):
                     return tuple(event.dice), self.names[event.colour]
         return None, None
+
+    def _step_clicked(self, e: events.GenericEventArguments) -> None:
+        """A line of the move list tapped: the browser sends its step number as text."""
+        step = e.args
+        if isinstance(step, str) and step.isascii() and step.isdigit() and len(step) < 10:
+            self.show(int(step))
 
     def show(self, at: int, animate: bool = True) -> None:
         """Draw step ``at`` (the moves of that step animated when coming from the one

@@ -14,7 +14,6 @@ import ifaddr
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse, Response
 from nicegui import app, background_tasks, ui
-from nicegui.client import ClientConnectionTimeout
 from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
@@ -48,9 +47,8 @@ from .setup import SetupForm
 from .table import TableView
 from .turns import TURN_SCRIPT, your_games, your_games_list
 from .tv import Invitation, TvView, join_box
+from .unconnected import wait_for_socket
 
-CONNECT_WAIT = 30.0
-"""Seconds a page waits for its browser's socket; a page that never connects is dropped."""
 RECONNECT_WAIT = 60.0
 """Seconds a table page is kept while its phone is away (asleep, out of Wi-Fi)."""
 
@@ -203,12 +201,8 @@ def page_heading(text: str, hidden: bool = False) -> None:
 
 async def socket_connected() -> bool:
     """Wait for this page's browser to connect its socket; False if it never does (a page
-    fetched by a script or abandoned while loading is then left for NiceGUI to drop)."""
-    try:
-        await ui.context.client.connected(timeout=CONNECT_WAIT)
-    except ClientConnectionTimeout:
-        return False
-    return not ui.context.client.is_deleted
+    fetched by a script or abandoned while loading is let go of: :mod:`.unconnected`)."""
+    return await wait_for_socket(ui.context.client)
 
 
 def browser_id() -> str:
@@ -631,10 +625,11 @@ def tv_waiting(room: Room) -> None:
 
 
 async def health(server: Server) -> JSONResponse:
-    """For reverse proxies and monitors: 200 while the database takes writes, 503 (with the
-    reason) when it cannot, or when its file is no longer the one the server opened."""
-    problem = await server.store.problem()
-    server.notice.show(problem)
+    """For reverse proxies and monitors, within a second: 200 while the database takes
+    writes, 503 with the reason when it cannot (its file is no longer the one the server
+    opened, a write failed), 503 with "busy" while it has not answered in time (another
+    program holds it locked)."""
+    problem = await server.notice.check()
     body = {"status": "ok" if problem is None else "unavailable",
             "database": "ok" if problem is None else problem,
             "live_games": len(server.hub.games), "rooms": len(server.rooms.rooms)}

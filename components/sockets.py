@@ -7,9 +7,12 @@ browser sends as a ``log`` frame at the level the browser chose, and it serves a
 fast as the socket sends. On a home network any phone's browser, or a script on a laptop, can
 do all of that; :func:`install` puts a guard in front of the server:
 
+- new engine.io sessions are bounded per address and per browser (:mod:`.admission`), and
+  refused before socket.io's handshake;
 - every engine.io session has a message quota (a token bucket, counted before a frame is even
   decoded); frames over it are dropped, and a socket that keeps flooding is disconnected, its
-  page refused a new handshake for a cool-down, and one warning logged for it;
+  page refused a new handshake for a cool-down, and one warning logged for it (for an
+  address's sockets, one a minute);
 - engine.io packets that do not decode (or name no packet type) become no-ops, counted and
   noted like other junk, instead of tracebacks from engine.io's transport loop;
 - frames a browser running ``nicegui.js`` never sends are dropped with at most one short line
@@ -28,15 +31,19 @@ import json
 import logging
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import socketio
 from engineio import async_socket as eio_socket
+from engineio import exceptions as eio_exceptions
 from engineio import packet as eio_packet
 from nicegui import Client, core
 from nicegui.nicegui import _on_ack, _on_event, _on_handshake, _on_javascript_response
+
+from . import event_args
+from .admission import Admission, LogLines, TokenBucket, address_of, session_of
 
 log = logging.getLogger("parcheesi.sockets")
 browser_log = logging.getLogger("parcheesi.browser")
@@ -73,33 +80,11 @@ PASSED_ON = frozenset("013")
 """socket.io packet types passed on to python-socketio as they come: connect, disconnect and
 ack. Events are decoded and checked first; binary packets, which ``nicegui.js`` never sends,
 are dropped (an attachment would otherwise swallow the socket's next frame)."""
-DECODING_ERRORS = (ValueError, TypeError, KeyError, IndexError)
-"""What python-socketio raises for a packet it cannot decode."""
+DECODING_ERRORS = (ValueError, TypeError, KeyError, IndexError, RecursionError)
+"""What python-socketio (and Python's JSON reader) raise for a packet they cannot decode:
+JSON nested a few thousand deep raises ``RecursionError``."""
 DISCONNECT_WAIT = 5.0
 """Seconds a disconnect may wait for the socket's last packets to go out."""
-
-
-class TokenBucket:
-    """A quota of ``capacity`` tokens, refilled at ``rate`` tokens a second."""
-
-    def __init__(self, capacity: float, rate: float, now: float) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = capacity
-        self.stamp = now
-
-    def refill(self, now: float) -> float:
-        """Add what accrued since the last call (never above the capacity); the tokens now."""
-        self.tokens = min(self.capacity, self.tokens + max(0.0, now - self.stamp) * self.rate)
-        self.stamp = max(self.stamp, now)
-        return self.tokens
-
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one."""
-        if self.refill(now) < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 @dataclass
@@ -110,6 +95,10 @@ class SocketState:
     logs: TokenBucket
     pages: set[str] = field(default_factory=set)
     """Client ids of the pages this socket handshook with."""
+    address: str = "-"
+    """The address it connected from (what its log lines are kept to a minute by)."""
+    browser: str | None = None
+    """The session id of the browser it connected with, if any."""
     client: str = "-"
     """The first page's client id prefix, for log lines (never a whole id)."""
     refused: int = 0
@@ -124,17 +113,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_json_args(value: Any) -> bool:
-    """Event arguments as ``nicegui.js`` sends them: a list of JSON texts or nulls."""
+def _decoded_args(value: Any) -> list[Any] | None:
+    """Event arguments as ``nicegui.js`` sends them (a list of JSON texts or nulls), decoded
+    as NiceGUI decodes them; None for anything else (deep nesting included)."""
     if not isinstance(value, list) or not all(a is None or isinstance(a, str) for a in value):
-        return False
+        return None
     try:
-        for arg in value:
-            if arg is not None:
-                json.loads(arg)
-    except ValueError:
-        return False
-    return True
+        return [None if arg is None else json.loads(arg) for arg in value]
+    except DECODING_ERRORS:
+        return None
+
+
+def _is_json_args(value: Any) -> bool:
+    return _decoded_args(value) is not None
 
 
 def _is_message_id(value: Any) -> bool:
@@ -154,21 +145,32 @@ FIELDS: dict[str, dict[str, Check]] = {
               "args": (_is_json_args, False)},
     "javascript_response": {"request_id": (_is_str, True)},
     "ack": {"next_message_id": (_is_int, True)},
-    "log": {"level": (lambda v: v in LOG_LEVELS, True), "message": (_is_str, True)},
+    "log": {"level": (lambda v: _is_str(v) and v in LOG_LEVELS, True),
+            "message": (_is_str, True)},
     "handshake": {"tab_id": (_is_str, True), "document_id": (_is_str, True),
                   "old_tab_id": (lambda v: v is None or _is_str(v), False),
                   "next_message_id": (_is_message_id, False)},
 }
-"""The fields each message carries besides ``client_id`` (always a string)."""
+"""The fields each message carries besides ``client_id`` (always a string). Every check
+takes a value of any type (a list where a string belongs is answered False, never raises)."""
+
+
+def _addressed(name: str, args: tuple[Any, ...]) -> str | None:
+    """Why a ``name`` message is not one object naming a page, if so (the only fields read
+    before the guard knows the socket opened that page)."""
+    if len(args) != 1 or not isinstance(args[0], dict):
+        return f"{name}: not one object"
+    if not isinstance(args[0].get("client_id"), str):
+        return f"{name}: no client id"
+    return None
 
 
 def _problem(name: str, args: tuple[Any, ...]) -> str | None:
     """Why the arguments of a ``name`` message are not what ``nicegui.js`` sends, if so."""
-    if len(args) != 1 or not isinstance(args[0], dict):
-        return f"{name}: not one object"
+    addressed = _addressed(name, args)
+    if addressed is not None:
+        return addressed
     message = args[0]
-    if not isinstance(message.get("client_id"), str):
-        return f"{name}: no client id"
     for key, (check, required) in FIELDS[name].items():
         if key not in message:
             if required:
@@ -176,20 +178,6 @@ def _problem(name: str, args: tuple[Any, ...]) -> str | None:
         elif not check(message[key]):
             return f"{name}: bad {key}"
     return None
-
-
-def _note(state: SocketState | None, message: str, reason: str) -> None:
-    """Log the first frame a socket had dropped, in one line; the rest are only counted (a
-    socket sending nothing but junk cannot fill the log)."""
-    if state is not None and not state.noted:
-        state.noted = True
-        log.info(message, extra={"reason": reason, "client": state.client})
-
-
-def _session_id(scope: Any) -> Any:
-    """The browser session id Starlette's session middleware decoded into an ASGI scope."""
-    session = scope.get("session") if isinstance(scope, dict) else None
-    return session.get("id") if isinstance(session, dict) else None
 
 
 class SafePacket(eio_packet.Packet):
@@ -216,20 +204,49 @@ class SafePacket(eio_packet.Packet):
 
 class GuardedSocket(eio_socket.AsyncSocket):
     """An engine.io session that shows each packet to the installed guard before acting on
-    it (the guard is the server's ``parcheesi_guard``; without one, packets pass)."""
+    it (the guard is the server's ``parcheesi_guard``; without one, packets pass).
+
+    Once the guard cuts a WebSocket off, the session stops reading it and ends without
+    sending the WebSocket close frame: closed that polite way, the connection would stay
+    open until the client answered the close (which a flooder never does) or 10 s passed,
+    and uvicorn's WebSocket protocol would parse every frame the flooder sent meanwhile only
+    to discard it; ended without it, uvicorn closes the connection at once, unread."""
+
+    cut_off = False
+    """Whether the guard cut this session off (kept here: the guard forgets a session as
+    soon as it is disconnected, which may come before the WebSocket ends)."""
+
+    async def _websocket_handler(self, ws: Any) -> Any:
+        close = ws.close
+
+        async def close_unless_cut() -> None:
+            if not self.cut_off:
+                await close()
+
+        ws.close = close_unless_cut
+        return await super()._websocket_handler(ws)
 
     async def receive(self, pkt: eio_packet.Packet) -> None:
         guard = getattr(self.server, "parcheesi_guard", None)
         if guard is None or guard.on_packet(self.sid, pkt):
             await super().receive(pkt)
+        elif self.cut_off or guard.is_cut(self.sid):
+            # engine.io stops reading this socket and ends it: the frames a flooder keeps
+            # sending are not read, decoded and dropped one by one
+            self.cut_off = True
+            raise eio_exceptions.SocketIsClosedError()
 
 
 class SocketGuard:
     """The installed guard, with its counters (see :meth:`counters`)."""
 
-    def __init__(self, sio: socketio.AsyncServer, clock: Callable[[], float]) -> None:
+    def __init__(self, sio: socketio.AsyncServer, clock: Callable[[], float],
+                 exempt: Iterable[str] = (),
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
         self._sio = sio
         self._clock = clock
+        self.lines = LogLines(clock)
+        self.admission = Admission(clock, self.lines, exempt, sleep)
         self._sockets: dict[str, SocketState] = {}
         self._cooling: dict[str, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -248,9 +265,27 @@ class SocketGuard:
         """All counters at once, for tests and benchmarks."""
         return {"refused": self.refused, "disconnected": self.disconnected,
                 "malformed": self.malformed, "foreign": self.foreign,
-                "logs_dropped": self.logs_dropped}
+                "logs_dropped": self.logs_dropped,
+                "connections_refused": self.admission.refused}
 
-    # --- engine.io: every frame -----------------------------------------------------------
+    def _note(self, state: SocketState | None, message: str, reason: str) -> None:
+        """Log the first frame a socket had dropped, in one line, and of an address's sockets
+        one a minute; the rest are only counted (a socket, or a storm of them, sending
+        nothing but junk cannot fill the log)."""
+        if state is not None and not state.noted:
+            state.noted = True
+            self.lines.log(logging.INFO, "dropped", state.address, message,
+                           reason=reason, client=state.client)
+
+    # --- engine.io: every connection and frame ---------------------------------------------
+
+    async def on_eio_connect(self, eio_sid: str, environ: Any) -> None:
+        """A new engine.io session (admitted already, :meth:`Admission.screen`): remembered
+        with its address and browser, then python-socketio takes it."""
+        scope = environ.get("asgi.scope") if isinstance(environ, dict) else None
+        state = self.state(eio_sid)
+        state.address, state.browser = address_of(scope), session_of(scope)
+        await self._sio._handle_eio_connect(eio_sid, environ)
 
     def state(self, eio_sid: str) -> SocketState:
         state = self._sockets.get(eio_sid)
@@ -261,26 +296,30 @@ class SocketGuard:
         return state
 
     def on_packet(self, eio_sid: str, pkt: eio_packet.Packet) -> bool:
-        """Whether engine.io may act on a packet: junk is dropped, and packets other than
-        messages (which :meth:`on_message` counts) are counted against the quota too."""
+        """Whether engine.io may act on a packet: every packet is counted against the quota
+        as it is read (before engine.io starts a task for a message, so a flood cannot queue
+        thousands of them before the first is counted), and junk is dropped."""
         state = self.state(eio_sid)
+        if state.cut or not self.admit(eio_sid, state):
+            return False
         problem = getattr(pkt, "problem", None)
-        if state.cut:
-            return False
-        if pkt.packet_type != eio_packet.MESSAGE and not self.admit(eio_sid, state):
-            return False
         if problem is not None:
             self._drop(state, problem)
             return False
         return True
 
+    def is_cut(self, eio_sid: str) -> bool:
+        """Whether the socket was cut off for flooding."""
+        state = self._sockets.get(eio_sid)
+        return state is not None and state.cut
+
     async def on_message(self, eio_sid: str, data: str | bytes) -> None:
-        """Count the frame against the socket's quota, check it, then let python-socketio
-        dispatch it."""
+        """Check a frame :meth:`on_packet` let through, then let python-socketio dispatch
+        it."""
         if eio_sid not in self._sio.eio.sockets:
             return  # disconnected already; its transport is closing
         state = self.state(eio_sid)
-        if state.cut or not self.admit(eio_sid, state):
+        if state.cut:
             return
         problem = self._frame_problem(data)
         if problem is None:
@@ -320,8 +359,9 @@ class SocketGuard:
         self._cooling = {page: until for page, until in self._cooling.items() if until > now}
         for page in state.pages:
             self._cooling[page] = now + COOL_DOWN
-        log.warning("socket flooding: disconnected",
-                    extra={"refused": state.refused, "client": state.client})
+        self.lines.log(logging.WARNING, "flood", state.address, "socket flooding: disconnected",
+                       refused=state.refused, client=state.client)
+        self.admission.flooded(state.address, state.browser)
         task = asyncio.get_running_loop().create_task(self._disconnect(eio_sid))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -355,7 +395,7 @@ class SocketGuard:
 
     def _drop(self, state: SocketState | None, reason: str) -> None:
         self.malformed += 1
-        _note(state, "socket frame dropped", reason)
+        self._note(state, "socket frame dropped", reason)
 
     # --- socket.io: the messages ----------------------------------------------------------
 
@@ -364,29 +404,48 @@ class SocketGuard:
         return self._sockets.get(eio_sid) if eio_sid is not None else None
 
     def message(self, sid: str, name: str, args: tuple[Any, ...]) -> dict[str, Any] | None:
-        """The checked message of a page this socket handshook with, else None (dropped)."""
+        """The checked message of a page this socket handshook with, else None (dropped).
+        Whether the socket opened the page is asked first: a socket without a page gets no
+        further than that, whatever its frames hold."""
         state = self._socket_of(sid)
+        problem = _addressed(name, args)
+        if problem is not None:
+            self._drop(state, problem)
+            return None
+        if state is None or args[0]["client_id"] not in state.pages:
+            self.foreign += 1
+            self._note(state, "socket message for a page it did not open: dropped", name)
+            return None
         problem = _problem(name, args)
         if problem is not None:
             self._drop(state, problem)
             return None
         message: dict[str, Any] = args[0]
-        if state is None or message["client_id"] not in state.pages:
-            self.foreign += 1
-            _note(state, "socket message for a page it did not open: dropped", name)
-            return None
         return message
 
     def on_event(self, sid: str, *args: Any) -> None:
         message = self.message(sid, "event", args)
         if message is None:
             return
-        client = Client.instances.get(message["client_id"])
-        element = client.elements.get(message["id"]) if client is not None else None
-        if element is not None and message["listener_id"] not in element._event_listeners:
-            self._drop(self._socket_of(sid), "event: unknown listener")
+        problem = self._event_problem(message)
+        if problem is not None:
+            self._drop(self._socket_of(sid), problem)
             return
         _on_event(sid, message)
+
+    @staticmethod
+    def _event_problem(message: dict[str, Any]) -> str | None:
+        """Why an event names no listener of its page's element, or carries arguments that
+        element's handler does not take (:mod:`components.event_args`), if so."""
+        client = Client.instances.get(message["client_id"])
+        element = client.elements.get(message["id"]) if client is not None else None
+        if element is None:
+            return None  # an element removed meanwhile: NiceGUI drops the event itself
+        listener = element._event_listeners.get(message["listener_id"])
+        if listener is None:
+            return "event: unknown listener"
+        decoded = _decoded_args(message.get("args", []))
+        return event_args.problem(element, listener.type, decoded or [])
 
     def on_javascript_response(self, sid: str, *args: Any) -> None:
         message = self.message(sid, "javascript_response", args)
@@ -428,8 +487,8 @@ class SocketGuard:
         client = Client.instances.get(client_id)
         if client is not None and not self._same_browser(sid, client):
             self.foreign += 1
-            _note(self._socket_of(sid), "socket handshake from another browser: refused",
-                  f"page {client_id[:8]}")
+            self._note(self._socket_of(sid), "socket handshake from another browser: refused",
+                       f"page {client_id[:8]}")
             return False
         if not await _on_handshake(sid, data):
             return False
@@ -452,25 +511,37 @@ class SocketGuard:
         """Whether the socket's session cookie is that of the browser the page was served to
         (nothing to compare when the page has no request or no session)."""
         try:
-            expected = _session_id(client.request.scope)
+            expected = session_of(client.request.scope)
         except RuntimeError:  # a page built without a request
             return True
         if expected is None:
             return True
         environ = self._sio.get_environ(sid) or {}
-        return bool(_session_id(environ.get("asgi.scope")) == expected)
+        return bool(session_of(environ.get("asgi.scope")) == expected)
 
 
 def install(sio: socketio.AsyncServer | None = None, *,
-            clock: Callable[[], float] = time.monotonic) -> SocketGuard:
+            clock: Callable[[], float] = time.monotonic,
+            exempt: Iterable[str] = ()) -> SocketGuard:
     """Put a guard in front of the socket.io handlers of ``sio`` (NiceGUI's server when not
     given); again on every call, replacing the previous guard, as NiceGUI's test fixtures run
-    ``app.py`` once per test."""
+    ``app.py`` once per test. ``exempt``: addresses whose new sockets are never throttled
+    (the server's own machine)."""
     sio = sio if sio is not None else core.sio
-    guard = SocketGuard(sio, clock)
+    guard = SocketGuard(sio, clock, exempt)
     eio_packet.Packet = SafePacket  # engine.io looks the class up on each use
     eio_socket.AsyncSocket = GuardedSocket  # and so makes each new session
     sio.eio.parcheesi_guard = guard
+    handle_request = getattr(sio.eio, "parcheesi_handle_request", sio.eio.handle_request)
+    sio.eio.parcheesi_handle_request = handle_request  # engine.io's own, wrapped once
+
+    async def screened(scope: Any, receive: Any, send: Any) -> Any:
+        if await guard.admission.screen(scope, receive, send):
+            return await handle_request(scope, receive, send)
+        return None
+
+    sio.eio.handle_request = screened
+    sio.eio.on("connect", guard.on_eio_connect)
     sio.eio.on("message", guard.on_message)
     sio.eio.on("disconnect", guard.on_disconnect)
     sio.on("connect", guard.on_connect)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
@@ -299,3 +300,27 @@ def navigation_follows_the_page(monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(User, "__init__", init)
     monkeypatch.setattr(UserNavigate, "to", to)
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def lines() -> Iterator[list[logging.LogRecord]]:
+    """The records of the socket guard's loggers (the app's logging does not propagate
+    them), at every level."""
+    handler = Records()
+    loggers = [logging.getLogger("parcheesi.sockets"), logging.getLogger("parcheesi.browser")]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+    yield handler.records
+    for logger in loggers:
+        logger.removeHandler(handler)
+        logger.setLevel(logging.NOTSET)

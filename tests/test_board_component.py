@@ -268,6 +268,11 @@ async def test_only_movable_pieces_reach_the_callback(user: User) -> None:
     interaction.trigger("piece_click", {"colour": RUBY, "piece": 0, "stamp": "4.2"})
     interaction.trigger("piece_click", {"colour": EMERALD, "piece": 1, "stamp": "4.2"})
     interaction.trigger("piece_click", ["not", "an", "object"])
+    for wrong in ([0], {"a": 1}, "1", None, 1.5, True):  # nothing a handler could look up
+        interaction.trigger("piece_click", {"colour": wrong, "piece": wrong, "stamp": "4.2"})
+        interaction.trigger("piece_click", {"colour": EMERALD, "piece": wrong})
+        interaction.trigger("piece_stuck", {"colour": wrong, "piece": wrong})
+        interaction.trigger("target_click", {"index": wrong})
     assert clicks == [(EMERALD, 1, "4.2")]
 
 

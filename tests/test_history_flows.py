@@ -9,6 +9,7 @@ import pytest
 from nicegui import ui
 from nicegui.elements.upload_files import SmallFileUpload
 from nicegui.testing import User
+from nicegui.testing.user_interaction import UserInteraction
 from test_records import honest
 from ui_helpers import browser_id, click, elements, live_game, start_game, stop_runners, text, until
 
@@ -42,8 +43,10 @@ async def test_a_game_record_downloads_without_its_seed_until_the_game_is_over(
 
 
 async def upload(user: User, data: bytes) -> None:
-    with user:
-        box = user.find(ui.upload).elements.pop()
+    """Open a record file with My games' upload control (which comes once the page is
+    connected)."""
+    await until(lambda: bool(elements(user, "import-record", ui.upload)), "the upload control")
+    box = elements(user, "import-record", ui.upload)[0]
     await box.handle_uploads([SmallFileUpload("game.json", "application/json", data)])
 
 
@@ -65,6 +68,12 @@ async def test_an_imported_record_replays_and_a_tampered_one_is_refused_with_its
     assert text(user, "verification").startswith("verified: Ludo")
     last = len(record["actions"])
     assert text(user, "replay-step").startswith(f"Step {last} of {last}")
+    log = UserInteraction(user, set(elements(user, "log")), None)
+    for wrong in ([3], {"step": 3}, None, 3.5, "3.5", "Infinity", "9" * 5000):
+        log.trigger("click", wrong)  # the page sends a line's step as text, nothing else
+    assert text(user, "replay-step").startswith(f"Step {last} of {last}")
+    log.trigger("click", "3")
+    assert text(user, "replay-step").startswith(f"Step 3 of {last}")
 
 
 async def test_a_game_plays_on_from_a_step_of_a_record_as_a_new_local_game(

@@ -14,6 +14,7 @@ import hashlib
 import json
 import re
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -48,6 +49,8 @@ from parcheesi.server.rooms import (
     REACTION_GAP,
     REACTIONS,
     REACTIONS_PER_MINUTE,
+    TOO_MANY,
+    UNKNOWN_ANSWERS_PER_MINUTE,
     GuessLimiter,
     Reaction,
     Room,
@@ -528,6 +531,30 @@ async def test_an_address_making_a_new_browser_for_every_guess_is_stopped(
     assert await rooms.find(room.code, "browser:elsewhere", "address:10.0.0.10") is room
     clock.advance(61)
     assert await rooms.find(room.code, "browser:script-new", address) is room
+
+
+async def test_unknown_codes_get_at_most_the_servers_bound_of_answers_a_minute(
+        server: Server) -> None:
+    """Guesses each from an address and a browser of their own (as IPv6 allows by the
+    million): past the server-wide bound, a code that names no room is answered as too many
+    attempts, while a guest with the right code, from anywhere, still joins at once."""
+    room, _ = await lobby(server)
+    rooms, clock = server.rooms, server.clock
+    answers: Counter[str] = Counter()
+    for k in range(3 * UNKNOWN_ANSWERS_PER_MINUTE):
+        clock.advance(50 / (3 * UNKNOWN_ANSWERS_PER_MINUTE))  # all within 50 s
+        try:
+            await rooms.find(f"ZZZZ{k:04d}".replace("0", "A").replace("1", "B"),
+                             f"browser:guess-{k}", f"address:2001:db8::{k:x}")
+        except RoomError as refusal:
+            answers["no room" if "no room" in str(refusal) else str(refusal)] += 1
+    assert answers == {"no room": UNKNOWN_ANSWERS_PER_MINUTE,
+                       TOO_MANY: 2 * UNKNOWN_ANSWERS_PER_MINUTE}
+    assert await rooms.find(room.code, "browser:guest", "address:2001:db8::ffff") is room
+    assert await rooms.find(room.code, *ME) is room
+    clock.advance(11)  # a minute after the first answers: they no longer count
+    with pytest.raises(RoomError, match="no room with that code"):
+        await rooms.find("ZZZZZZZZ", "browser:late", "address:2001:db8::1:0")
 
 
 def test_attempt_counters_are_bounded_and_expire() -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -121,6 +123,33 @@ async def test_health_and_every_page_say_when_the_database_file_is_gone(
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert errors == ["the database cannot be written"]  # said once, for the operator
     caplog.clear()
+
+
+async def test_health_answers_busy_within_a_second_while_another_program_holds_the_lock(
+        app_server: Server, user: User):
+    """A monitor gets an answer in time while another program holds the database: 503 with
+    "busy" however many checks come (one write waits for the lock, not one per check), 200
+    again once the lock is gone."""
+    await user.open("/")
+    assert app_server.store._sqlite_path is not None
+    holder = sqlite3.connect(app_server.store._sqlite_path, timeout=0)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                 base_url="http://test") as client:
+        try:
+            holder.execute("BEGIN EXCLUSIVE")
+            for _ in range(3):
+                started = time.monotonic()
+                response = await client.get("/health")
+                assert time.monotonic() - started < 1.0
+                assert response.status_code == 503
+                assert response.json()["database"] == "busy"
+        finally:
+            holder.rollback()
+            holder.close()
+        deadline = time.monotonic() + 10
+        while (response := await client.get("/health")).status_code != 200:
+            assert time.monotonic() < deadline, response.json()
+        assert response.json()["database"] == "ok"
 
 
 async def test_the_app_can_go_on_the_home_screen(user: User):

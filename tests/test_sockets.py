@@ -34,9 +34,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
+import hostile  # benchmarks/hostile.py: every field of every message with wrong values
 import pytest
 import socketio
+from engineio import packet as eio_packet
+from engineio.exceptions import SocketIsClosedError
 
+from components.admission import NEW_SOCKETS_BURST
 from components.sockets import (
     BURST,
     FLOOD_REFUSALS,
@@ -44,9 +48,9 @@ from components.sockets import (
     LOG_BURST,
     LOG_TEXT,
     RATE,
+    GuardedSocket,
     SafePacket,
     SocketGuard,
-    TokenBucket,
     _problem,
 )
 
@@ -87,7 +91,8 @@ class FakeEngine:
 
 class FakeServer:
     """What the guard uses of python-socketio's server: one engine.io session ``e1`` whose
-    socket.io session is ``s1``; dispatched frames are recorded."""
+    socket.io session is ``s1`` (more are made by ``_handle_eio_connect``); dispatched frames
+    and connected sessions are recorded."""
 
     packet_class = socketio.packet.Packet
 
@@ -95,32 +100,14 @@ class FakeServer:
         self.eio = FakeEngine()
         self.manager = SimpleNamespace(eio_sid_from_sid=lambda sid, namespace: "e" + sid[1:])
         self.dispatched: list[str | bytes] = []
+        self.connected: list[str] = []
+
+    async def _handle_eio_connect(self, eio_sid: str, environ: Any) -> None:
+        self.connected.append(eio_sid)
+        self.eio.sockets[eio_sid] = SimpleNamespace(queue=asyncio.Queue())
 
     async def _handle_eio_message(self, eio_sid: str, data: str | bytes) -> None:
         self.dispatched.append(data)
-
-
-class Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def lines() -> Iterator[list[logging.LogRecord]]:
-    """The records of the guard's loggers (the app's logging does not propagate them)."""
-    handler = Records()
-    loggers = [logging.getLogger("parcheesi.sockets"), logging.getLogger("parcheesi.browser")]
-    for logger in loggers:
-        logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
-    yield handler.records
-    for logger in loggers:
-        logger.removeHandler(handler)
-        logger.setLevel(logging.NOTSET)
 
 
 def guarded() -> tuple[SocketGuard, FakeServer, Clock]:
@@ -131,19 +118,17 @@ def guarded() -> tuple[SocketGuard, FakeServer, Clock]:
 EVENT = '2["event",{}]'
 
 
-def test_the_bucket_allows_its_burst_then_its_rate():
-    bucket = TokenBucket(3, 2.0, now=0.0)
-    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
-    assert bucket.take(0.5) and not bucket.take(0.5)  # one token accrues in half a second
-    assert bucket.refill(100.0) == 3  # never more than the burst
-    assert bucket.take(50.0)  # a clock read out of order adds nothing and takes nothing back
-    assert bucket.refill(100.0) == 2
+async def receive(guard: SocketGuard, eio_sid: str, data: str | bytes) -> None:
+    """A message frame as the guarded engine.io socket hands it over: counted as it is read,
+    then checked and dispatched."""
+    if guard.on_packet(eio_sid, SafePacket(eio_packet.MESSAGE, data)):
+        await guard.on_message(eio_sid, data)
 
 
 async def test_a_fast_flood_is_cut_off_at_once_and_logged_once(lines):
     guard, server, clock = guarded()
     for _ in range(5000):
-        await guard.on_message("e1", EVENT)
+        await receive(guard, "e1", EVENT)
         clock.now += 0.0001
     await asyncio.wait_for(server.eio.gone.wait(), TIMEOUT)  # the disconnect is a task
     assert len(server.dispatched) == BURST
@@ -152,11 +137,31 @@ async def test_a_fast_flood_is_cut_off_at_once_and_logged_once(lines):
     assert [r.getMessage() for r in lines] == ["socket flooding: disconnected"]
 
 
+async def test_engine_io_stops_reading_a_socket_once_it_is_cut_off():
+    """The guarded engine.io socket ends its read loop (engine.io's SocketIsClosedError) at
+    the first frame after the cut, instead of reading and dropping the flood one frame at a
+    time; before the cut, every frame is counted as it is read."""
+    guard, _, _ = guarded()
+    messages: list[Any] = []
+
+    async def trigger(event: str, sid: str, data: Any, run_async: bool = False) -> None:
+        messages.append(data)
+
+    engine = SimpleNamespace(create_queue=asyncio.Queue, logger=logging.getLogger("test"),
+                             parcheesi_guard=guard, async_handlers=True,
+                             _trigger_event=trigger)
+    socket = GuardedSocket(engine, "e1")
+    with pytest.raises(SocketIsClosedError):
+        for _ in range(5000):
+            await socket.receive(SafePacket(eio_packet.MESSAGE, EVENT))
+    assert len(messages) == BURST and guard.disconnected == 1
+
+
 async def test_a_slow_flood_is_cut_off_after_a_second_over_quota():
     guard, server, clock = guarded()
     sent = 0
     while not guard.disconnected and sent < 10_000:
-        await guard.on_message("e1", EVENT)
+        await receive(guard, "e1", EVENT)
         sent += 1
         clock.now += 1 / (RATE + 5)
     await asyncio.wait_for(server.eio.gone.wait(), TIMEOUT)
@@ -170,13 +175,13 @@ async def test_a_busy_phone_is_never_cut_off():
     guard, server, clock = guarded()
     for _ in range(3):  # a burst of a page load, then nearly the rate for a minute, then quiet
         for _ in range(BURST):
-            await guard.on_message("e1", EVENT)
+            await receive(guard, "e1", EVENT)
         for _ in range(int(60 * RATE * 0.9)):
             clock.now += 1 / (RATE * 0.9)
-            await guard.on_message("e1", EVENT)
+            await receive(guard, "e1", EVENT)
         clock.now += BURST / RATE
     assert guard.counters() == {"refused": 0, "disconnected": 0, "malformed": 0, "foreign": 0,
-                                "logs_dropped": 0}
+                                "logs_dropped": 0, "connections_refused": 0}
     assert not server.eio.disconnected
 
 
@@ -184,9 +189,9 @@ async def test_frames_nicegui_js_never_sends_are_dropped_and_noted_once(lines):
     guard, server, _ = guarded()
     for frame in (b"junk", "", "2[", '2["connect",{}]', '2["disconnect"]', "2[5]", "4{}",
                   '51-["event",{"_placeholder":true,"num":0}]', "9"):
-        await guard.on_message("e1", frame)
-    await guard.on_message("e1", '2["event",{}]')
-    await guard.on_message("e1", "0")
+        await receive(guard, "e1", frame)
+    await receive(guard, "e1", '2["event",{}]')
+    await receive(guard, "e1", "0")
     assert server.dispatched == ['2["event",{}]', "0"]
     assert guard.malformed == 9
     assert [r.getMessage() for r in lines] == ["socket frame dropped"]
@@ -244,7 +249,7 @@ def test_messages_are_checked_field_by_field(name, message, problem):
 
 async def test_browser_log_lines_are_capped_per_socket(lines):
     guard, _, clock = guarded()
-    await guard.on_message("e1", "0")  # the socket's state
+    await receive(guard, "e1", "0")  # the socket's state
     guard.state("e1").pages.add("page")
     message = {"client_id": "page", "level": "error", "message": "x" * 1000 + "\nforged"}
     for _ in range(LOG_BURST + 3):
@@ -256,6 +261,64 @@ async def test_browser_log_lines_are_capped_per_socket(lines):
     assert all(len(r.getMessage()) < LOG_TEXT + 30 for r in lines)
     guard.on_log("s1", {**message, "client_id": "another page"})
     assert guard.foreign == 1
+
+
+def dispatch(guard: SocketGuard, kind: str, message: Any) -> Any:
+    """Hand one message to the guard's handler for its kind, as python-socketio does."""
+    handler = {"event": guard.on_event, "javascript_response": guard.on_javascript_response,
+               "ack": guard.on_ack, "log": guard.on_log, "handshake": guard.on_handshake}[kind]
+    return handler("s1", message)
+
+
+@pytest.mark.parametrize("with_page", [False, True])
+async def test_no_message_of_any_shape_raises(with_page, monkeypatch, lines):
+    """Every field of every message given every wrong type, deep nesting and huge values,
+    from a socket with and without the page it names: each is dropped (or, where the shape
+    is right, handed on) and none raises. From a socket without the page, nothing reaches
+    NiceGUI's handlers."""
+    reached: list[str] = []
+    for name in ("_on_event", "_on_javascript_response", "_on_ack"):
+        monkeypatch.setattr(f"components.sockets.{name}",
+                            lambda sid, message, name=name: reached.append(name))
+    guard, _, _ = guarded()
+    await receive(guard, "e1", "0")  # the socket's state
+    if with_page:
+        guard.state("e1").pages.add("page")
+    frames = list(hostile.wrong_fields("page", 0, "listener"))
+    assert len(frames) > 250
+    for name, kind, message in frames:
+        result = dispatch(guard, kind, hostile.nested(message))
+        if asyncio.iscoroutine(result):
+            assert await result is False, name
+    if not with_page:
+        assert reached == [] and not any(r.name == "parcheesi.browser" for r in lines)
+        assert guard.foreign > 0
+    assert guard.malformed > 0
+    assert all(r.levelno <= logging.INFO for r in lines)
+
+
+@pytest.mark.parametrize("message", [
+    {"client_id": "page", "level": [0], "message": "x"},
+    {"client_id": "page", "level": {"error": 1}, "message": "x"},
+])
+def test_a_log_level_of_another_type_is_dropped(message, lines):
+    guard, _, _ = guarded()
+    guard.state("e1").pages.add("page")
+    guard.on_log("s1", message)
+    assert guard.malformed == 1 and not any(r.name == "parcheesi.browser" for r in lines)
+
+
+async def test_deeply_nested_frames_and_arguments_are_dropped(monkeypatch):
+    reached: list[Any] = []
+    monkeypatch.setattr("components.sockets._on_event", lambda sid, m: reached.append(m))
+    guard, server, _ = guarded()
+    await receive(guard, "e1", "2" + hostile.packet("event", hostile.DEEP)[2:])
+    assert server.dispatched == [] and guard.malformed == 1
+    guard.state("e1").pages.add("page")
+    deep_argument = {"client_id": "page", "id": 1, "listener_id": "l",
+                     "args": [hostile.nested(hostile.DEEP_TEXT)]}
+    guard.on_event("s1", deep_argument)
+    assert reached == [] and guard.malformed == 2
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -620,3 +683,90 @@ async def test_a_socket_cannot_handshake_with_another_browsers_page(server, brow
         await forger.connect(client_id=victim.client_id)
     await victim.connect()
     await victim.choose_players(0)
+
+
+async def bare_socket(server: Server, http: aiohttp.ClientSession | None = None
+                      ) -> socketio.AsyncClient:
+    """A socket.io connection with no cookie and no page, as a script opens one (``http``:
+    the session it connects through, e.g. from another address)."""
+    sio = socketio.AsyncClient(reconnection=False, http_session=http)
+    await sio.connect(server.base, transports=["websocket"],
+                      socketio_path="/_nicegui_ws/socket.io", wait_timeout=TIMEOUT)
+    return sio
+
+
+async def test_a_reconnect_storm_is_refused_before_any_page_and_logged_once(server):
+    """An address opening sockets all at once gets its burst, then is refused by engine.io
+    (before socket.io's handshake, after a pause); one line says so."""
+    start = server.log_size()
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+            local_addr=("127.0.0.3", 0), force_close=True, limit=0)) as http:
+        found = await asyncio.gather(*(bare_socket(server, http)
+                                       for _ in range(NEW_SOCKETS_BURST + 10)),
+                                     return_exceptions=True)
+        opened = [sio for sio in found if isinstance(sio, socketio.AsyncClient)]
+        for sio in opened:
+            await sio.disconnect()
+    refused = [e for e in found if isinstance(e, socketio.exceptions.ConnectionError)]
+    assert len(opened) == NEW_SOCKETS_BURST and len(refused) == 10
+    log = await server.wait_for_log(lambda text: "connections refused" in text, start,
+                                    "refusal line")
+    assert log.count("socket connections refused") == 1, log
+    assert not problems(log), log
+
+
+async def send_handled(sio: socketio.AsyncClient, frames: list[str]) -> None:
+    """Send raw socket.io frames, then wait until the server has handled them: it answers a
+    handshake sent with an acknowledgement after the frames before it (python-socketio
+    starts its handlers in the order the frames came)."""
+    for frame in frames:
+        await sio.eio.send(frame[1:])  # the engine.io client puts the message type in front
+    answer = await sio.call("handshake", {"client_id": "barrier"}, timeout=TIMEOUT)
+    assert answer is False
+
+
+CHUNK = 40
+"""Frames one socket sends at once: within its burst, so the flood guard lets them all
+through to the checks."""
+
+
+async def test_no_frame_of_any_shape_makes_a_traceback(server, browsers):
+    """Every field of every message given every wrong type, deep nesting and huge values,
+    from sockets without a cookie or a page (a made-up client id) and from sockets of the
+    page they name; then every listener of the page sent every wrong argument. The server
+    logs no traceback and no error, keeps every socket, and the page still works."""
+    start = server.log_size()
+
+    def fields(client_id: str, page: Page) -> list[str]:
+        toggle = page.find("player-count")
+        return [hostile.packet(kind, message) for _, kind, message in hostile.wrong_fields(
+            client_id, int(toggle), page.listener(toggle, "update:modelValue"))]
+
+    def arguments(page: Page) -> list[str]:
+        return [hostile.packet("event", message)
+                for key, element in page.elements.items()
+                for event in element.get("events", [])
+                for _, message in hostile.wrong_arguments(
+                    page.client_id, int(key), str(event["listener_id"]))]
+
+    template = Page(browsers(), "/new")
+    await template.load()
+    made_up = fields(str(uuid.uuid4()), template)
+    for k in range(0, len(made_up), CHUNK):
+        sio = await bare_socket(server)
+        try:
+            await send_handled(sio, made_up[k:k + CHUNK])
+            assert sio.connected
+        finally:
+            await sio.disconnect()
+    pages: list[Page] = []
+    for frames in (lambda page: fields(page.client_id, page), arguments):
+        for k in range(0, len(frames(template)), CHUNK):
+            page = await open_page(browsers())
+            pages.append(page)
+            assert page.sio is not None
+            await send_handled(page.sio, frames(page)[k:k + CHUNK])
+    await pages[-1].choose_players(0)
+    log = server.log(start)
+    assert not problems(log), log[-3000:]
+    assert not any(page.disconnected.is_set() for page in pages)

@@ -64,6 +64,11 @@ ATTEMPTS_PER_MINUTE = 20
 GUESSING_BROWSERS_PER_ADDRESS = 5
 """Browsers of one address that may be guessing codes in a minute: a script making a new
 browser for every try is stopped after this many, a family's other phones are not."""
+UNKNOWN_ANSWERS_PER_MINUTE = 120
+"""Answers in any minute, server-wide, that a code names no room. Past it, a code that names
+no room is answered as too many attempts (a code that names one, and a seated player, are
+answered as ever): however many addresses a guesser has (IPv6 gives millions), no more codes
+than this are told apart from rooms in a minute by their answer."""
 LIMITER_KEYS = 10_000
 """Counters kept at most (the oldest go first): guessing cannot fill the memory."""
 REACTIONS: tuple[tuple[str, str], ...] = (
@@ -334,16 +339,19 @@ TOO_MANY = "Too many attempts. Please wait a minute and try again."
 
 class GuessLimiter:
     """Wrong room codes: at most ``ATTEMPTS_PER_MINUTE`` per browser, and at most
-    ``GUESSING_BROWSERS_PER_ADDRESS`` guessing browsers per address, in any minute.
+    ``GUESSING_BROWSERS_PER_ADDRESS`` guessing browsers per address, in any minute; and at
+    most ``UNKNOWN_ANSWERS_PER_MINUTE`` answers "no such room" in any minute server-wide.
 
     A browser is refused only for its own wrong codes, or when its address is full of
     guessing browsers; a browser that already guessed from that address keeps its own
     allowance."""
 
     def __init__(self, clock: Clock, capacity: int = LIMITER_KEYS) -> None:
-        self.clock = clock
+        self._clock = clock
         self.capacity = capacity
         self.browsers = RateLimiter(ATTEMPTS_PER_MINUTE, 60.0, clock, capacity)
+        self.unknown = RateLimiter(UNKNOWN_ANSWERS_PER_MINUTE, 60.0, clock, 1)
+        """The server's answers that a code names no room (one key: the server)."""
         self.addresses: OrderedDict[str, OrderedDict[str, float]] = OrderedDict()
         """Per address: the browsers with wrong codes in the last minute, and when."""
 
@@ -353,6 +361,19 @@ class GuessLimiter:
         guessing = self._guessing(address)
         if len(guessing) >= GUESSING_BROWSERS_PER_ADDRESS and browser not in guessing:
             raise RoomError(TOO_MANY)
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        self._clock = self.browsers.clock = self.unknown.clock = clock
+
+    def answer_unknown(self) -> None:
+        """Count an answer that a code names no room; past the server's bound, refuse it
+        as too many attempts instead (whoever asked)."""
+        self.unknown.check("server")
 
     def wrong(self, browser: str, address: str) -> None:
         self.browsers.record(browser)
@@ -375,12 +396,13 @@ class GuessLimiter:
 
     def sweep(self) -> None:
         self.browsers.sweep()
+        self.unknown.sweep()
         for address in list(self.addresses):
             self._guessing(address)
 
     def __len__(self) -> int:
         """Counters held (for the memory report)."""
-        return len(self.browsers.attempts) + len(self.addresses)
+        return len(self.browsers.attempts) + len(self.addresses) + len(self.unknown.attempts)
 
 
 class Rooms:
@@ -407,7 +429,7 @@ class Rooms:
     def clock(self, clock: Clock) -> None:
         """One clock for absences, attempt windows and reactions (tests move it by hand)."""
         self._clock = clock
-        self.guesses.clock = self.guesses.browsers.clock = self.claims.clock = clock
+        self.guesses.clock = self.claims.clock = clock
         self.reaction_gap.clock = self.reaction_minute.clock = clock
 
     # --- finding rooms -------------------------------------------------------------------------
@@ -422,6 +444,7 @@ class Rooms:
         room = await self.get(code)
         if room is None:
             self.guesses.wrong(browser, address)
+            self.guesses.answer_unknown()
             if await self._expired_code(code):
                 raise RoomError("That room has closed: nobody played in it for 30 days.")
             raise RoomError("There is no room with that code. Check the code and try again.")
