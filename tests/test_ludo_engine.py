@@ -40,8 +40,8 @@ def test_ludo_has_every_method_and_property_of_the_interface():
     assert rules_for("ludo") is RULES
     assert (RULES.kind, RULES.title, RULES.colours) == ("ludo", "Ludo",
                                                         ("red", "green", "yellow", "blue"))
-    assert RULES.levels == ("random", "easy", "medium", "hard")
-    assert RULES.table_levels == ("easy", "medium", "hard")
+    assert RULES.levels == ("random", "easy", "medium", "hard", "expert", "points")
+    assert RULES.table_levels == ("easy", "medium", "hard", "expert")
     assert RULES.house_rules == ("stars", "third_six", "capture_all", "no_home_bonus",
                                  "six_again")
     assert PARCHEESI_RULES.house_rules == ()
@@ -98,7 +98,7 @@ def test_the_computers_choose_legal_moves_and_always_play_on():
         assert decision.state == advance(rolled, action) and decision.reason
         assert RULES.decide(rolled, level, reason=True) == decision  # replays
     hint = RULES.hint(rolled)
-    assert hint.actions == RULES.decide(rolled, "hard").actions and hint.reason
+    assert hint.actions == RULES.decide(rolled, "expert").actions and hint.reason
     asked = LudoState(colours=(0, 1, 2), pieces=((HOME,) * 4, (5, YARD, YARD, YARD),
                                                  (7, YARD, YARD, YARD), ()),
                       phase=Phase.PLAY_ON, turn=1, asking=(1, 2), places=(0,), ranks=(1,),
