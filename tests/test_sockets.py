@@ -54,6 +54,9 @@ from components.sockets import (
     _problem,
 )
 
+guard_module = sys.modules[SocketGuard.__module__]
+"""The guard's own module (a test that imports the pages afresh may leave another one under
+its name in ``sys.modules`` later): its hand-offs to NiceGUI are patched there."""
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0
 """Seconds any awaited condition may take before the test fails."""
@@ -278,7 +281,7 @@ async def test_no_message_of_any_shape_raises(with_page, monkeypatch, lines):
     NiceGUI's handlers."""
     reached: list[str] = []
     for name in ("_on_event", "_on_javascript_response", "_on_ack"):
-        monkeypatch.setattr(f"components.sockets.{name}",
+        monkeypatch.setattr(guard_module, name,
                             lambda sid, message, name=name: reached.append(name))
     guard, _, _ = guarded()
     await receive(guard, "e1", "0")  # the socket's state
@@ -310,7 +313,7 @@ def test_a_log_level_of_another_type_is_dropped(message, lines):
 
 async def test_deeply_nested_frames_and_arguments_are_dropped(monkeypatch):
     reached: list[Any] = []
-    monkeypatch.setattr("components.sockets._on_event", lambda sid, m: reached.append(m))
+    monkeypatch.setattr(guard_module, "_on_event", lambda sid, m: reached.append(m))
     guard, server, _ = guarded()
     await receive(guard, "e1", "2" + hostile.packet("event", hostile.DEEP)[2:])
     assert server.dispatched == [] and guard.malformed == 1
