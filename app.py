@@ -117,6 +117,7 @@ def start_background_work(server: Server) -> None:
                             name="unconnected pages")
     background_tasks.create(server.notice.watch(), name="database watch")
     background_tasks.create(server.watch.run(), name="turn clocks")
+    server.ratings.soon()  # the games that finished while the server was down
     if threading.current_thread() is threading.main_thread():  # not under the test fixtures
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1,
                                                       lambda: report_memory(server))

@@ -16,6 +16,8 @@ from typing import Any
 from parcheesi.server.clocks import ClockWatch, Pause
 from parcheesi.server.config import Config, proxy_settings
 from parcheesi.server.live import Clock, Hub, LiveGame, WallClock, utc_now
+from parcheesi.server.people import People
+from parcheesi.server.ratings import Ratings
 from parcheesi.server.rooms import Rooms
 from parcheesi.server.runner import ensure_runner, paced
 from parcheesi.server.store import Store
@@ -42,6 +44,8 @@ class Server:
     notice: HealthNotice
     watch: ClockWatch
     """Plays the moves whose turn clock ran out (started with the server)."""
+    people: People
+    ratings: Ratings
     host_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses of the server's own machine: a page opened from one is the host's."""
 
@@ -53,9 +57,14 @@ class Server:
         ``wall`` gives the time of day of the turn clocks' deadlines."""
         store = Store(config.database_url)
         hub = Hub(store, clock, wall)
+        people = People(store, wall)
+        ratings = Ratings(store, people)
+        hub.on_finish = lambda _: ratings.soon()
+        people.on_change.append(ratings.soon_rebuild)
         return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store),
                    ClockWatch(hub, paced_pause(config.pace),
-                              lambda game: ensure_runner(game, config.pace)))
+                              lambda game: ensure_runner(game, config.pace)),
+                   people, ratings)
 
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them

@@ -489,9 +489,8 @@ class TableModel:
         if not rules.over(state):
             return ()
         stats = seen.stats
-        places = dict(rules.places(state))
-        return tuple(Standing(places.get(c, k + 1), seen.names[c],
-                              state.pieces[c].count(rules.home),
+        places = rules.final_places(state)
+        return tuple(Standing(places[c], seen.names[c], state.pieces[c].count(rules.home),
                               stats.captures.get(c, 0), stats.lost.get(c, 0))
-                     for k, c in enumerate(rules.standings(state)))
+                     for c in rules.standings(state))
 

@@ -12,6 +12,8 @@
   line and its result on the next.
 - ``migrate``: bring the database up to this version's schema (the server also does it on
   start).
+- ``ratings [--rebuild]``: rate the finished games not rated yet (``--rebuild``: every
+  game again, from the first) and print each game's leaderboard as one JSON object.
 - ``backup OUTPUT`` / ``restore BACKUP``: a consistent copy of the database while the server
   runs; putting one back (server stopped).
 
@@ -175,6 +177,19 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ratings(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .server.ratings import standings
+
+    try:
+        table = asyncio.run(standings(_database_url(args), rebuild=args.rebuild))
+    except Exception as error:  # report any driver or database failure in one line
+        return _fail(f"ratings failed: {error}")
+    print(json.dumps(table))
+    return 0
+
+
 def cmd_backup(args: argparse.Namespace) -> int:
     from .server.backup import BackupError, backup
 
@@ -295,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("file", help="the record (JSON; - for standard input)")
         command.set_defaults(run=run)
     for name, run, text in (("migrate", cmd_migrate, "upgrade the database schema"),
+                            ("ratings", cmd_ratings, "rate the finished games not rated yet "
+                             "and print every game's leaderboard as JSON"),
                             ("backup", cmd_backup, "write a consistent backup"),
                             ("restore", cmd_restore, "restore a backup (server stopped)")):
         command = commands.add_parser(name, help=text)
@@ -302,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
             command.add_argument("output", help="file to write")
         if name == "restore":
             command.add_argument("backup", help="backup file to put back")
+        if name == "ratings":
+            command.add_argument("--rebuild", action="store_true",
+                                 help="forget every rating and rate every game again")
         command.add_argument("--database-url", help="default: the server's setting "
                              "(PARCHEESI_DATABASE_URL or the SQLite file under data/)")
         command.set_defaults(run=run)

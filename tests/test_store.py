@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
 import subprocess
@@ -20,11 +21,13 @@ from parcheesi.server import store as store_module
 from parcheesi.server.backup import backup, restore
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, LiveGame, Seat
 from parcheesi.server.migrate import current_revision, sync_url, upgrade
+from parcheesi.server.people import People
+from parcheesi.server.ratings import Ratings
 from parcheesi.server.rooms import Rooms
 from parcheesi.server.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0010"
+HEAD_REVISION = "0011"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -144,8 +147,18 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_people(connection: Any) -> None:
+    """Take the schema back to before people and ratings (revision 0010)."""
+    for table in ("results", "finishes", "server_settings", "person_links", "person_devices",
+                  "people"):
+        connection.execute(text(f"DROP TABLE {table}"))
+    connection.execute(text("DROP INDEX ix_games_finished_at"))
+    connection.execute(text("ALTER TABLE games DROP COLUMN finished_at"))
+
+
 def drop_undos(connection: Any) -> None:
     """Take the schema back to before Undo (revision 0009)."""
+    drop_people(connection)
     connection.execute(text("ALTER TABLE games DROP COLUMN undos"))
 
 
@@ -319,6 +332,34 @@ async def test_games_from_before_undo_took_nothing_back_and_play_on(database_url
     await play_some(resumed, 2)
     assert resumed.version == 8
     await reopened.close()
+
+
+async def test_games_finished_before_people_are_rated_for_guests_and_computers(database_url):
+    store = Store(database_url)
+    game = await Hub(store).create_local("browser-p", "solo", SEATS)
+    while not game.over:
+        await play_some(game, 1)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before people left it
+        drop_people(connection)
+        connection.execute(text("UPDATE alembic_version SET version_num = '0010'"))
+        seats = json.loads(connection.execute(text("SELECT seats FROM games")).scalar_one())
+        for seat in seats:
+            seat.pop("person")
+        connection.execute(text("UPDATE games SET seats = :seats"), {"seats": json.dumps(seats)})
+    engine.dispose()
+    upgraded = Store(database_url)
+    people = People(upgraded)
+    ratings = Ratings(upgraded, people)
+    assert await ratings.rate_pending() == 1
+    changes = await ratings.changes(game.id)
+    computers = [s for s in SEATS if not s.is_human]
+    assert [c.name for c in changes] == [f"{s.level.title()} computer" for s in computers]
+    assert all(c.rated == (len(computers) > 1) for c in changes)
+    row = await upgraded.game(game.id)
+    assert row is not None and row.finished_at is not None
+    await upgraded.close()
 
 
 async def test_migrating_a_new_database_step_by_step_reaches_the_same_schema(database_url):

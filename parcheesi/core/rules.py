@@ -180,6 +180,12 @@ class GameRules(Generic[S, A, E]):
         its first finish (the standings then give the order)."""
         return list(zip(state.places, state.ranks, strict=True))
 
+    def final_places(self, state: S) -> dict[int, int]:
+        """Every seat's place in a finished game (colour -> place, 1 = first): the places
+        decided (shared by equal players), the others by the order of the standings."""
+        places = dict(self.places(state))
+        return {c: places.get(c, k + 1) for k, c in enumerate(self.standings(state))}
+
     def progress(self, state: S, colour: int) -> int:
         """How far ``colour``'s pieces have come altogether: the squares each has travelled
         from where it waits (coming in counts as one), 0 with every piece waiting,

@@ -97,6 +97,9 @@ class Seat:
     kind: str
     level: str = "medium"
     name: str = ""
+    person: str = ""
+    """The person the seat's results count for (``people``; "": a guest, or for a
+    computer seat, that level's computer)."""
 
     @property
     def is_human(self) -> bool:
@@ -254,6 +257,8 @@ class LiveGame:
         roll to play for the same seat (its decision's later actions)."""
         self.on_deadline: Callable[[datetime], None] | None = None
         """Told of every new deadline (the hub's clock watch, to wake in time)."""
+        self.on_finish: Callable[[LiveGame], None] | None = None
+        """Told once the game ends (the hub's, for the ratings)."""
         self._chances: tuple[int, dict[int, float] | None] | None = None
 
     @property
@@ -392,6 +397,8 @@ class LiveGame:
             log.info("game finished", extra={
                 "game": self.id, "mode": self.mode,
                 "winner": None if winner is None else self.rules.colours[winner]})
+            if self.on_finish is not None:
+                self.on_finish(self)
         self.fault = None
         self.notify(events)
         return events
@@ -679,6 +686,8 @@ class Hub:
         """The time of day the games' deadlines are set and checked by."""
         self.on_deadline: Callable[[datetime], None] | None = None
         """Told of every deadline a game sets (the clock watch)."""
+        self.on_finish: Callable[[LiveGame], None] | None = None
+        """Told of every game that ends (the ratings)."""
         self.games: dict[str, LiveGame] = {}
         self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
 
@@ -731,6 +740,7 @@ class Hub:
 
     def _keep(self, game: LiveGame) -> LiveGame:
         game.on_deadline = self._deadline_set
+        game.on_finish = self.on_finish
         self.games[game.id] = game
         if game.deadline is not None:
             self._deadline_set(game.deadline)
@@ -774,7 +784,7 @@ class Hub:
             raise SetupError("The game is over.")
         old = game.seats[colour]
         level = old.level if old.level in game.rules.table_levels else game.rules.default_level
-        seat = Seat(colour, HUMAN if human else COMPUTER, level, old.name)
+        seat = Seat(colour, HUMAN if human else COMPUTER, level, old.name, old.person)
         columns = self.seat_change(game, seat)
         await self.store.set_seats(game.id, columns)
         self.seat_changed(game, seat, columns)

@@ -136,13 +136,17 @@ class RoomSeat:
     away: bool = False
     """Its player handed it to a computer for a while (the seat's token still holds it,
     so that browser may take it back)."""
+    person: str = ""
+    """The person of the browser that took the seat ("": a guest); a computer the host
+    seated in a player's place plays for itself."""
 
     @property
     def claimed(self) -> bool:
         return self.token_hash is not None
 
     def seat(self) -> Seat:
-        return Seat(colour=self.colour, kind=self.kind, level=self.level, name=self.name)
+        return Seat(colour=self.colour, kind=self.kind, level=self.level, name=self.name,
+                    person=self.person)
 
 
 class RoomStatus(StrEnum):
@@ -521,7 +525,8 @@ class Rooms:
         _check_level(kind, stand_in)
         token = secrets.token_urlsafe(32)
         room_seats = {s.colour: RoomSeat(colour=s.colour, kind=s.kind, level=s.level,
-                                         name=s.name) for s in seats}
+                                         name=s.name, person=s.person if s.colour == host
+                                         else "") for s in seats}
         room_seats[host].token_hash = token_hash(token)
         room_seats[host].ready = True
         for _ in range(10):
@@ -545,9 +550,11 @@ class Rooms:
         self.rooms.pop(room.code, None)
         await self.store.delete_room(room.code)
 
-    async def claim(self, room: Room, colour: int, name: str, *requesters: str) -> str:
-        """Claim an unoccupied human seat; returns the new seat token. Claims count against
-        the browser (the first of ``requesters``)."""
+    async def claim(self, room: Room, colour: int, name: str, *requesters: str,
+                    person: str = "") -> str:
+        """Claim an unoccupied human seat for ``person`` (the claiming browser's; "": a
+        guest); returns the new seat token. Claims count against the browser (the first of
+        ``requesters``)."""
         self.claims.check(requesters[0] if requesters else "")
         async with room.lock:
             seat = room.seats.get(colour)
@@ -561,6 +568,7 @@ class Rooms:
             token = secrets.token_urlsafe(32)
             seat.token_hash = token_hash(token)
             seat.name = name
+            seat.person = person
             seat.ready = False
             room.absent_since[colour] = self.clock()
             await self._save(room)
@@ -709,7 +717,8 @@ class Rooms:
             raise RoomError("Only a player who has been away for a minute, or whose time ran "
                             "out three moves in a row, can be replaced.")
         await self._reseat(room, colour, kind=COMPUTER, level=level, token_hash=None,
-                           replaced_hash=room.seats[colour].token_hash, away=False)
+                           replaced_hash=room.seats[colour].token_hash, away=False,
+                           person="")
 
     async def hand_over(self, room: Room, token: str | None) -> None:
         """A player lets a computer (the room's stand-in level) play their seat for a while;

@@ -92,6 +92,8 @@ class GameRow(SQLModel, table=True):
     """JSON object: colour -> the seat's moves in a row that a computer made because its
     time ran out (a seat's own action sets it back to none)."""
     finished: bool = False
+    finished_at: datetime | None = Field(default=None, index=True)
+    """When the game ended (written with its last action): the order ratings follow."""
     abandoned: bool = False
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
@@ -171,6 +173,7 @@ _ADVANCE = (update(_GAMES)
                    _GAMES.c.undos == bindparam("undone"))
             .values(state=bindparam("state"), version=bindparam("version"),
                     finished=bindparam("finished"), updated_at=bindparam("updated_at"),
+                    finished_at=bindparam("finished_at"),
                     deadline=bindparam("deadline"), timeouts=bindparam("timeouts")))
 """Move a game's snapshot on, only from the version (and undos) the action was made
 against."""
@@ -325,7 +328,7 @@ class Store:
             raise StoreUnavailable(reason)
 
     @contextlib.asynccontextmanager
-    async def _write_session(self) -> AsyncIterator[AsyncSession]:
+    async def write_session(self) -> AsyncIterator[AsyncSession]:
         """A session for a change: queued behind the other SQLite writers, refused when the
         file is gone, and its outcome remembered for :meth:`problem`."""
         if not self._ready:
@@ -343,7 +346,7 @@ class Store:
     async def create_game(self, row: GameRow, replacing: str | None = None) -> None:
         """Add a game; ``replacing``: the id of a game it replaces, abandoned in the same
         transaction (a crash leaves either the old game or the new one, never neither)."""
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             if replacing is not None:
                 await self._set_game(session, replacing, abandoned=True)
             session.add(row)
@@ -384,7 +387,8 @@ class Store:
         now = _now()
         advance = {"game_id": game_id, "at": version, "undone": undos,
                    "state": json.dumps(state), "version": version + 1, "finished": finished,
-                   "updated_at": now, "deadline": clock.deadline, "timeouts": clock.timeouts}
+                   "updated_at": now, "deadline": clock.deadline, "timeouts": clock.timeouts,
+                   "finished_at": now if finished else None}
         record = {"game_id": game_id, "index": version, "action": json.dumps(action),
                   "timed_out": clock.timed_out, "created_at": now}
         if self._sqlite_path is not None:
@@ -409,7 +413,7 @@ class Store:
         """Take the last of a game's ``version`` actions out of its record (Undo), with the
         snapshot going back to ``state`` and the move's ``deadline``, in one transaction.
         False (nothing changed) unless the stored game is at ``version`` and ``undos``."""
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             moved = await session.exec(
                 update(GameRow)
                 .where(col(GameRow.id) == game_id, col(GameRow.version) == version,
@@ -449,9 +453,11 @@ class Store:
         try:
             cursor = connection.execute(
                 "UPDATE games SET state = ?, version = ?, finished = ?, updated_at = ?, "
-                "deadline = ?, timeouts = ? WHERE id = ? AND version = ? AND undos = ?",
+                "finished_at = ?, deadline = ?, timeouts = ? "
+                "WHERE id = ? AND version = ? AND undos = ?",
                 (advance["state"], advance["version"], advance["finished"],
                  _SQLITE_TIME(advance["updated_at"]),
+                 None if advance["finished_at"] is None else _SQLITE_TIME(advance["finished_at"]),
                  None if advance["deadline"] is None else _SQLITE_TIME(advance["deadline"]),
                  advance["timeouts"], advance["game_id"], advance["at"], advance["undone"]))
             if cursor.rowcount != 1:
@@ -551,14 +557,14 @@ class Store:
             return rows.first()
 
     async def abandon(self, game_id: str) -> None:
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             await self._set_game(session, game_id, abandoned=True)
             await session.commit()
 
     async def add_contribution(self, game_id: str, contributions: str, seed: int) -> bool:
         """Store a seat's contribution to the dice and the seed it leads to, only while the
         game has no action yet (the first roll fixes the dice); False if it has one."""
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             result = await session.exec(
                 update(GameRow).where(col(GameRow.id) == game_id, col(GameRow.version) == 0)
                 .values(contributions=contributions, seed=seed, updated_at=_now()))
@@ -570,7 +576,7 @@ class Store:
         async with self.session() as session:
             if await session.get(PlayerRow, (game_id, browser)) is not None:
                 return
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             if await session.get(PlayerRow, (game_id, browser)) is None:
                 session.add(PlayerRow(game_id=game_id, browser=browser))
                 await session.commit()
@@ -603,7 +609,7 @@ class Store:
     async def set_seats(self, game_id: str, columns: dict[str, Any]) -> None:
         """Who plays a local game's seats from now on, and their clock (``columns``: see
         ``Hub.seat_change``)."""
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             await self._set_game(session, game_id, **columns)
             await session.commit()
 
@@ -612,7 +618,7 @@ class Store:
         """Save a room; with ``game``, the new game it starts; with ``seats_of`` (game id,
         columns), the seats of its current game and their clock: one transaction either
         way."""
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             if game is not None:
                 session.add(game)
             if seats_of is not None:
@@ -626,7 +632,7 @@ class Store:
 
     async def delete_room(self, code: str) -> None:
         """Delete a room that never got going (no games)."""
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             await session.exec(delete(RoomRow).where(col(RoomRow.code) == code))
             await session.commit()
 
@@ -635,7 +641,7 @@ class Store:
         last action is its own row's or its game's, whichever is later (a move its turn clock
         made while nobody had the room open counts, though the room's row is not written)."""
         recent = select(GameRow.id).where(col(GameRow.updated_at) >= cutoff)
-        async with self._write_session() as session:
+        async with self.write_session() as session:
             rows = (await session.exec(select(RoomRow).where(
                 col(RoomRow.last_action_at) < cutoff,
                 or_(col(RoomRow.game_id).is_(None),
@@ -668,7 +674,7 @@ class Store:
         file is still the one opened, the newest write did not fail, and a real write (the
         health row) succeeds."""
         try:
-            async with self._write_session() as session:
+            async with self.write_session() as session:
                 await session.merge(HealthRow(id=1, checked_at=_now()))
                 await session.commit()
         except Exception as error:  # any driver or file error is the answer itself

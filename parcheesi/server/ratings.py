@@ -1,0 +1,303 @@
+"""Ratings: OpenSkill's Plackett-Luce model per game, from the places of finished games.
+
+Every finished game is credited, seat by seat, to people (:mod:`.people`): a seat to its
+person, a computer's seat to that game's computer of its level, anyone else to Guest, who
+counts for nobody. A game is *rated* when at least two different people (computers count)
+took part; a person at two seats counts once, at their better place. The ratings are a
+pure function of the finished games in the order they finished (``games.finished_at``, then
+the game's id): :meth:`Ratings.rate_pending` rates the games not rated yet in that order
+(after every finish, and at start for games that finished while the server was down), and
+:meth:`Ratings.rebuild` forgets every result and rates every game again from the first, so
+it gives the same numbers. A game's results (one row per person) are written in one
+transaction with the mark that it was rated, so a crash leaves it rated or still to rate,
+never half.
+
+A rating is shown as one cautious number, ``1000 + 40 * (mu - 3 * sigma)``: 1000 for
+someone new, growing as they win and as the model grows sure of them; "provisional" until
+:data:`PROVISIONAL_GAMES` rated games. No rating arithmetic is written here: OpenSkill's
+model does it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete
+from sqlmodel import Field, SQLModel, col, select
+
+from ..core.registry import plays, rules_for
+from .live import load_record, seats_of
+from .people import GUEST, People, Person
+from .store import GameRow, Store, aware
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()
+"""OpenSkill's Plackett-Luce model with its own defaults (mu 25, sigma 25/3)."""
+PROVISIONAL_GAMES = 5
+"""Rated games before a rating stops being provisional."""
+SHOWN_BASE, SHOWN_SCALE = 1000, 40
+"""The shown number: ``SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma)``."""
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The one number a person sees for a rating (conservative: mu less three sigma)."""
+    return round(SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma))
+
+
+class FinishRow(SQLModel, table=True):
+    """A finished game the ratings have counted (rated or not)."""
+
+    __tablename__ = "finishes"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    kind: str = Field(max_length=16)
+    rated: bool = False
+    finished_at: datetime
+
+
+class ResultRow(SQLModel, table=True):
+    """What one finished game meant for one person."""
+
+    __tablename__ = "results"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    person_id: str = Field(primary_key=True, index=True, max_length=32)
+    kind: str = Field(max_length=16)
+    colour: int
+    name: str = Field(max_length=40)
+    """The name the seat was played under."""
+    place: int
+    players: int
+    """Seats at the table."""
+    rated: bool
+    mu: float
+    sigma: float
+    mu_before: float
+    sigma_before: float
+    captures: int = 0
+    """Pieces this person's seat captured."""
+    captured: int = 0
+    """This person's pieces captured by others."""
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class Credit:
+    """One seat of a finished game as the ratings count it."""
+
+    colour: int
+    person: str
+    """A person's id, or ``GUEST``."""
+    name: str
+    place: int
+    captures: int
+    captured: int
+
+
+@dataclass(frozen=True)
+class Change:
+    """A person's rating change from one game (the finish screen's "+14")."""
+
+    person: str
+    name: str
+    colour: int
+    rated: bool
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+class Ratings:
+    """The ratings of one server's people, kept as results in its store."""
+
+    def __init__(self, store: Store, people: People) -> None:
+        self.store = store
+        self.people = people
+        self.lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[int]] = set()
+
+    async def rate_pending(self) -> int:
+        """Rate the finished games not rated yet, in the order they finished; returns how
+        many. Safe to call at any time from anywhere: one rating at a time."""
+        async with self.lock:
+            return await self._rate_pending()
+
+    async def rebuild(self) -> int:
+        """Forget every result and rate every finished game again, first to last (after a
+        merge or a removal, or by hand: ``python -m parcheesi ratings --rebuild``)."""
+        async with self.lock:
+            async with self.store.write_session() as session:
+                await session.exec(delete(ResultRow))
+                await session.exec(delete(FinishRow))
+                await session.commit()
+            return await self._rate_pending()
+
+    async def _rate_pending(self) -> int:
+        current = await self._ratings()
+        pending = await self._pending()
+        for row in pending:
+            await self._rate(row, current)
+        return len(pending)
+
+    def soon(self) -> None:
+        """Rate what finished, in a task of its own (a game's finish never waits for it;
+        one that fails is logged, and its games wait for the next call)."""
+        self._start(self.rate_pending())
+
+    def soon_rebuild(self) -> None:
+        self._start(self.rebuild())
+
+    def _start(self, work: Coroutine[Any, Any, int]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[int]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("rating finished games failed", exc_info=task.exception())
+
+    async def _ratings(self) -> dict[tuple[str, str], tuple[float, float]]:
+        """(game kind, person) -> (mu, sigma) after their latest rated game, as stored (read
+        afresh each time: a rebuild from the command line may have changed them)."""
+        rows = await self._results(select(ResultRow).where(col(ResultRow.rated).is_(True)))
+        return {(r.kind, r.person_id): (r.mu, r.sigma) for r in rows}
+
+    async def _pending(self) -> list[GameRow]:
+        async with self.store.session() as session:
+            counted = select(FinishRow.game_id)
+            rows = (await session.exec(
+                select(GameRow).where(col(GameRow.finished).is_(True),
+                                      col(GameRow.id).not_in(counted))
+                .order_by(col(GameRow.finished_at), col(GameRow.id)))).all()
+        return [row for row in rows if plays(row.kind)]
+
+    async def _rate(self, row: GameRow, current: dict[tuple[str, str], tuple[float, float]]
+                    ) -> None:
+        credits = _best_of_each(await self.credits(row))
+        finished_at = aware(row.finished_at or row.updated_at)
+        before = {c.person: current.get((row.kind, c.person), (MODEL.mu, MODEL.sigma))
+                  for c in credits}
+        rated = len(credits) >= 2
+        after = dict(before)
+        if rated:
+            teams = [[MODEL.rating(mu=before[c.person][0], sigma=before[c.person][1])]
+                     for c in credits]
+            ranked = MODEL.rate(teams, ranks=[float(c.place) for c in credits])
+            after = {c.person: (team[0].mu, team[0].sigma)
+                     for c, team in zip(credits, ranked, strict=True)}
+        async with self.store.write_session() as session:
+            session.add(FinishRow(game_id=row.id, kind=row.kind, rated=rated,
+                                  finished_at=finished_at))
+            for credit in credits:
+                session.add(ResultRow(
+                    game_id=row.id, person_id=credit.person, kind=row.kind,
+                    colour=credit.colour, name=credit.name, place=credit.place,
+                    players=len(seats_of(row)), rated=rated,
+                    mu=after[credit.person][0], sigma=after[credit.person][1],
+                    mu_before=before[credit.person][0], sigma_before=before[credit.person][1],
+                    captures=credit.captures, captured=credit.captured,
+                    finished_at=finished_at))
+            await session.commit()
+        if rated:
+            current.update({(row.kind, person): value for person, value in after.items()})
+
+    async def credits(self, row: GameRow) -> list[Credit]:
+        """Each seat of a finished game with the person it counts for and its place."""
+        rules = rules_for(row.kind)
+        state, stats = await load_record(self.store, row)
+        places = rules.final_places(state)
+        credits = []
+        for seat in seats_of(row):
+            person = await self._credited(row.kind, seat.person, seat.is_human, seat.level)
+            name = seat.name or (person.name if person else seat.display_name(rules.colours))
+            credits.append(Credit(seat.colour, person.id if person else GUEST, name,
+                                  places[seat.colour],
+                                  stats.captures.get(seat.colour, 0),
+                                  stats.lost.get(seat.colour, 0)))
+        return credits
+
+    async def _credited(self, kind: str, person: str, human: bool, level: str
+                        ) -> Person | None:
+        if person:
+            return await self.people.get(person)
+        if human:
+            return None
+        return await self.people.computer(kind, level)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def changes(self, game_id: str) -> list[Change]:
+        """The rating change of each person of a finished game (rating it first if it is
+        still to rate); [] for a game not finished."""
+        await self.rate_pending()
+        rows = await self._results(select(ResultRow).where(col(ResultRow.game_id) == game_id))
+        return [Change(r.person_id, r.name, r.colour, r.rated, shown(r.mu_before,
+                                                                     r.sigma_before),
+                       shown(r.mu, r.sigma)) for r in sorted(rows, key=lambda r: r.colour)]
+
+    async def results_of(self, kind: str | None = None, person: str | None = None
+                         ) -> list[ResultRow]:
+        """Results in the order their games finished (of one game kind, of one person)."""
+        query = select(ResultRow)
+        if kind is not None:
+            query = query.where(col(ResultRow.kind) == kind)
+        if person is not None:
+            query = query.where(col(ResultRow.person_id) == person)
+        return await self._results(query)
+
+    async def games_with(self, game_ids: Iterable[str]) -> list[ResultRow]:
+        """Every result of the given games."""
+        ids = list(game_ids)
+        if not ids:
+            return []
+        return await self._results(select(ResultRow).where(col(ResultRow.game_id).in_(ids)))
+
+    async def _results(self, query: object) -> list[ResultRow]:
+        async with self.store.session() as session:
+            rows = (await session.exec(query)).all()  # type: ignore[call-overload]
+        return sorted(rows, key=lambda r: (aware(r.finished_at), r.game_id))
+
+
+def _best_of_each(credits: list[Credit]) -> list[Credit]:
+    """The credits of people (no guests), a person at two seats once, at the better
+    place."""
+    best: dict[str, Credit] = {}
+    for credit in credits:
+        if credit.person == GUEST:
+            continue
+        held = best.get(credit.person)
+        if held is None or credit.place < held.place:
+            best[credit.person] = credit
+    return sorted(best.values(), key=lambda c: c.colour)
+
+
+async def standings(url: str, rebuild: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Every game's leaderboard from the database at ``url`` once its finished games are
+    rated (all of them again with ``rebuild``), as plain data (the ``ratings`` command)."""
+    from .leaderboard import leaderboard
+
+    store = Store(url)
+    try:
+        people = People(store)
+        ratings = Ratings(store, people)
+        await (ratings.rebuild() if rebuild else ratings.rate_pending())
+        everyone = {p.id: p for p in await people.everyone(computers=True)}
+        results = await ratings.results_of()
+        kinds = sorted({r.kind for r in results})
+        return {kind: [{"rank": e.rank, "person": e.person.name, "rating": e.rating,
+                        "provisional": e.provisional, "games": e.games, "wins": e.wins}
+                       for e in leaderboard([r for r in results if r.kind == kind], everyone)]
+                for kind in kinds}
+    finally:
+        await store.close()

@@ -1,0 +1,198 @@
+"""People and their ratings: who a browser is, what the host may change, and OpenSkill's
+ratings from the places of finished games, incremental and rebuilt alike."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from openskill.models import PlackettLuce
+from record_helpers import committed_row, play_random
+
+from parcheesi.core.registry import rules_for
+from parcheesi.server.leaderboard import leaderboard, profile
+from parcheesi.server.live import COMPUTER, HUMAN, Seat
+from parcheesi.server.people import LINK_MINUTES, People, PersonError
+from parcheesi.server.ratings import Ratings, shown
+from parcheesi.server.store import ActionRow, Store
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class Wall:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def finished_game(store: Store, n: int, seats: list[Seat], kind: str = "ludo") -> str:
+    """Store a finished game of random moves whose seats are ``seats`` (finished ``n``
+    minutes after the start)."""
+    row = committed_row(kind, tuple(s.colour for s in seats), n)
+    row.id = f"game{n:05d}"
+    row.seats = json.dumps([asdict(s) for s in seats])
+    actions, _ = play_random(row, n)
+    row.finished, row.finished_at = True, START + timedelta(minutes=n)
+    await store.create_game(row)
+    async with store.write_session() as session:
+        session.add_all([ActionRow(game_id=row.id, index=k, action=json.dumps(a))
+                         for k, a in enumerate(actions)])
+        await session.commit()
+    return row.id
+
+
+def computers(levels: list[str], colours: tuple[int, ...]) -> list[Seat]:
+    return [Seat(c, COMPUTER, level) for c, level in zip(colours, levels, strict=True)]
+
+
+@pytest.fixture
+async def house(database_url):
+    store = Store(database_url)
+    wall = Wall()
+    people = People(store, wall)
+    yield store, people, Ratings(store, people), wall
+    await store.close()
+
+
+async def board(ratings: Ratings, people: People, kind: str) -> list[tuple[str, int, int]]:
+    everyone = {p.id: p for p in await people.everyone(computers=True)}
+    return [(e.person.name, e.rating, e.games)
+            for e in leaderboard(await ratings.results_of(kind), everyone)]
+
+
+async def test_a_browser_becomes_a_person_and_a_forged_token_finds_nobody(house):
+    _, people, _, _ = house
+    ann, token = await people.add("  Ann  ", "🦊")
+    assert ann.name == "Ann" and ann.emoji == "🦊"
+    assert await people.of_token(token) == ann
+    for forged in (token[:-1] + ("A" if token[-1] != "A" else "B"), "", None, 7, "x" * 500,
+                   ["token"]):
+        assert await people.of_token(forged) is None
+    with pytest.raises(PersonError, match="already here"):
+        await people.add("ann")
+    for bad in ("", "   ", "x" * 25, "Guest", "a\x00b", 5):
+        with pytest.raises(PersonError):
+            await people.add(bad)
+    with pytest.raises(PersonError, match="emoji"):
+        await people.add("Ben", "BEN")
+    assert [p.name for p in await people.everyone()] == ["Ann"]
+
+
+async def test_a_second_device_by_a_one_time_link_that_runs_out(house):
+    _, people, _, wall = house
+    ann, _ = await people.add("Ann")
+    code = await people.link(ann.id)
+    person, token = await people.redeem(code)
+    assert person == ann and await people.of_token(token) == ann
+    with pytest.raises(PersonError, match="does not work"):
+        await people.redeem(code)  # used
+    late = await people.link(ann.id)
+    wall.now += timedelta(minutes=LINK_MINUTES, seconds=1)
+    with pytest.raises(PersonError, match="does not work"):
+        await people.redeem(late)
+    for forged in ("made-up-code", "", None, 12):
+        with pytest.raises(PersonError):
+            await people.redeem(forged)
+
+
+async def test_the_host_caps_renames_merges_and_removes(house):
+    _, people, _, _ = house
+    ann, ann_token = await people.add("Ann")
+    sam, sam_token = await people.add("Sam")
+    with pytest.raises(PersonError, match="more people"):
+        await people.set_limit(1)
+    assert await people.set_limit(2) == 2
+    with pytest.raises(PersonError, match="full"):
+        await people.add("Ben")
+    for bad in (0, 10_000, "3", 2.5, True):
+        with pytest.raises(PersonError):
+            await people.set_limit(bad)
+    renamed = await people.rename(sam.id, "Sammy", "🐸")
+    assert (renamed.name, renamed.emoji) == ("Sammy", "🐸")
+    with pytest.raises(PersonError, match="already called"):
+        await people.rename(sam.id, "ann")
+    await people.merge(sam.id, ann.id)  # the same child on two phones
+    assert await people.of_token(sam_token) == ann
+    assert await people.get(sam.id) == ann
+    await people.remove(ann.id)
+    assert await people.of_token(ann_token) is None and await people.everyone() == []
+    with pytest.raises(PersonError):
+        await people.rename(ann.id, "Ann again")
+
+
+async def test_places_rate_people_and_computers_with_openskill(house):
+    store, people, ratings, _ = house
+    ann, _ = await people.add("Ann")
+    ben, _ = await people.add("Ben")
+    seats = [Seat(0, HUMAN, name="Ann", person=ann.id), Seat(2, HUMAN, name="Ben",
+                                                             person=ben.id)]
+    game = await finished_game(store, 1, seats)
+    changes = await ratings.changes(game)
+    assert [c.name for c in changes] == ["Ann", "Ben"] and all(c.rated for c in changes)
+    winner, loser = sorted(changes, key=lambda c: -c.delta)
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
+    assert winner.after == shown(expected[0][0].mu, expected[0][0].sigma)
+    assert loser.after == shown(expected[1][0].mu, expected[1][0].sigma)
+    assert winner.after > 1000 > loser.after or winner.after > loser.after
+    rows = await board(ratings, people, "ludo")
+    assert [(name, games) for name, _, games in rows] == [(winner.name, 1), (loser.name, 1)]
+    # A guest counts for nobody: a person against a guest is not rated.
+    alone = await finished_game(store, 2, [Seat(0, HUMAN, name="Ann", person=ann.id),
+                                           Seat(2, HUMAN, name="Visitor")])
+    assert [(c.name, c.rated, c.delta) for c in await ratings.changes(alone)] == [
+        ("Ann", False, 0)]
+    # Computers are people too: an all-computer game rates its levels' rows.
+    bots = await finished_game(store, 3, computers(["easy", "hard"], (0, 2)))
+    assert {c.name for c in await ratings.changes(bots)} == {"Easy computer", "Hard computer"}
+
+
+async def test_rebuilding_gives_the_incremental_numbers_over_hundreds_of_games(house):
+    store, people, ratings, _ = house
+    ann, _ = await people.add("Ann")
+    levels = rules_for("ludo").table_levels
+    rng = random.Random(29)
+    games = 200 if store.url.startswith("sqlite") else 60  # PostgreSQL: the same, fewer
+    for n in range(games):
+        colours = (0, 1, 2, 3)[:rng.choice((2, 3, 4))]
+        seats = computers([rng.choice(levels) for _ in colours], colours)
+        if n % 5 == 0:
+            seats[0] = Seat(colours[0], HUMAN, name="Ann", person=ann.id)
+        await finished_game(store, n, seats)
+        if n % 7 == 0:
+            await ratings.rate_pending()  # incremental, as games finish
+    await ratings.rate_pending()
+    incremental = await board(ratings, people, "ludo")
+    assert len(incremental) >= 4 and sum(count for *_, count in incremental) >= games
+    assert await ratings.rebuild() == games
+    assert await board(ratings, people, "ludo") == incremental
+    again = Ratings(store, people)  # a restarted server reads what was stored
+    assert await again.rate_pending() == 0
+    assert await board(again, people, "ludo") == incremental
+
+
+async def test_a_merge_or_a_removal_rates_every_game_again(house):
+    store, people, ratings, _ = house
+    ann, _ = await people.add("Ann")
+    annie, _ = await people.add("Annie")
+    ben, _ = await people.add("Ben")
+    for n, (first, second) in enumerate([(ann, ben), (annie, ben), (ann, ben)]):
+        await finished_game(store, n, [Seat(0, HUMAN, name=first.name, person=first.id),
+                                       Seat(2, HUMAN, name=second.name, person=second.id)])
+    await ratings.rate_pending()
+    await people.merge(annie.id, ann.id)
+    await ratings.rebuild()
+    rows = {name: games for name, _, games in await board(ratings, people, "ludo")}
+    assert rows == {"Ann": 3, "Ben": 3}
+    await people.remove(ben.id)
+    await ratings.rebuild()
+    assert [(n, g) for n, _, g in await board(ratings, people, "ludo")] == [("Ann", 3)]
+    everyone = {p.id: p for p in await people.everyone(computers=True)}
+    page = profile(ann, await ratings.results_of(person=ann.id),
+                   await ratings.games_with(["game00000"]), everyone)
+    assert page.games == 3 and page.history == {} and page.meetings == []
