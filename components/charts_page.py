@@ -164,7 +164,7 @@ def _times(n: int) -> str:
 
 # --- chart options -------------------------------------------------------------------------
 
-def _axis(ink: Ink, **extra: Any) -> dict[str, Any]:
+def axis(ink: Ink, **extra: Any) -> dict[str, Any]:
     return {"axisLine": {"lineStyle": {"color": ink.muted}},
             "axisLabel": {"color": ink.text, "fontSize": 12},
             "splitLine": {"lineStyle": {"color": ink.line}},
@@ -204,9 +204,9 @@ def race_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
         "legend": _legend(ink),
         "tooltip": {"trigger": "axis"},
         "grid": {"left": 46, "right": 14, "top": _legend_height(game) + 16, "bottom": 46},
-        "xAxis": _axis(ink, type="value", min=0, name="Rolls", nameLocation="middle",
+        "xAxis": axis(ink, type="value", min=0, name="Rolls", nameLocation="middle",
                        nameGap=28, splitLine={"show": False}),
-        "yAxis": _axis(ink, type="value", min=0, max=100, interval=25,
+        "yAxis": axis(ink, type="value", min=0, max=100, interval=25,
                        axisLabel={"color": ink.text, "fontSize": 12,
                                   "formatter": "{value}%"}),
         "series": series,
@@ -232,12 +232,12 @@ def luck_options(game: Game, ink: Ink = LIGHT) -> dict[str, Any]:
     lucky_title = game.charts.lucky_name.title()
     grids = [{"left": 46, "right": 14, "top": 64, "height": "30%"},
              {"left": 46, "right": 14, "bottom": 36, "height": "30%"}]
-    x_axes = [_axis(ink, type="category", data=names, gridIndex=k,
+    x_axes = [axis(ink, type="category", data=names, gridIndex=k,
                     axisLabel={"color": ink.text, "fontSize": 12, "interval": 0,
                                "width": 84, "overflow": "break"}) for k in (0, 1)]
-    y_axes = [_axis(ink, type="value", gridIndex=0, name="Pips", nameGap=10,
+    y_axes = [axis(ink, type="value", gridIndex=0, name="Pips", nameGap=10,
                     nameTextStyle={"color": ink.text, "fontSize": 13, "align": "left"}),
-              _axis(ink, type="value", gridIndex=1, name=lucky_title, nameGap=10,
+              axis(ink, type="value", gridIndex=1, name=lucky_title, nameGap=10,
                     minInterval=1,
                     nameTextStyle={"color": ink.text, "fontSize": 13, "align": "left"})]
     series = []

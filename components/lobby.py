@@ -18,6 +18,7 @@ from nicegui import Client, ui
 from parcheesi.core.registry import rules_for
 from parcheesi.server.clocks import clock_words
 from parcheesi.server.live import HUMAN, NAME_LENGTH
+from parcheesi.server.people import Person
 from parcheesi.server.rooms import (
     ABSENT_BEFORE_REPLACE,
     Room,
@@ -118,8 +119,12 @@ class LobbyView:
 
     def __init__(self, rooms: Rooms, room: Room, token: str | None, invite_url: str,
                  requester: tuple[str, ...],
-                 on_claimed: Callable[[str], Any], tv_url: str = "") -> None:
+                 on_claimed: Callable[[str], Any], tv_url: str = "",
+                 person: Person | None = None) -> None:
+        """``person``: this browser's person, whom a seat taken here counts for (None: a
+        guest)."""
         self.rooms = rooms
+        self.person = person
         self.room = room
         self.token = token
         self.invite_url = invite_url
@@ -148,7 +153,8 @@ class LobbyView:
                         'data-testid=invite-qr-caption')
                 if tv_url:
                     self._tv(tv_url)
-            self.name = ui.input("Your name (optional)").props(
+            self.name = ui.input("Your name (optional)",
+                                 value=person.name if person else "").props(
                 f'maxlength={NAME_LENGTH} data-testid=guest-name').classes("w-64")
             self.seats = ui.column().classes("w-full gap-1")
             self.message = ui.label("").props('role=alert data-testid=room-message').classes(
@@ -263,7 +269,8 @@ class LobbyView:
 
     async def _claim(self, colour: int) -> None:
         token = await self.rooms.claim(self.room, colour, self.name.value or "",
-                                       *self.requester)
+                                       *self.requester,
+                                       person=self.person.id if self.person else "")
         self.token = token
         self.on_claimed(token)
         try:

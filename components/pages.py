@@ -7,6 +7,7 @@ together; every rule stays in the engine, every room decision in :mod:`parcheesi
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from nicegui.elements.mixins.text_element import TextElement
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
 from parcheesi.server import fairness
 from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError, next_opening
+from parcheesi.server.people import Person
 from parcheesi.server.records import Record, Step, stored_record
 from parcheesi.server.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.server.runner import ensure_runner
@@ -26,6 +28,7 @@ from parcheesi.server.runner import ensure_runner
 from .badges import CLOCK_SCRIPT
 from .charts_page import DARK, ChartsView, finished_game
 from .history import GAME_ID, IMPORTED_URL, Continue, my_games_page, record_download, replay_page
+from .host_tools import PinGuard, Visitor
 from .install import APP_NAME, ICONS, ICONS_URL, MANIFEST_URL, manifest, tagline
 from .install import HEAD as INSTALL_HEAD
 from .lobby import (
@@ -38,6 +41,9 @@ from .lobby import (
     table_tools,
 )
 from .palette import PRIMARY, tone_css
+from .people_page import PeoplePage
+from .person import playing_as, this_person
+from .person_page import link_page, person_page
 from .presses import PRESS_SCRIPT
 from .reactions import ReactionFeed
 from .rules_page import rules_content
@@ -123,6 +129,24 @@ def register(server: Server) -> None:
     def web_manifest() -> JSONResponse:
         return JSONResponse(manifest(), media_type="application/manifest+json")
 
+    guard = PinGuard(server.config.host_pin)
+
+    @ui.page("/people")
+    async def people() -> None:
+        frame(server, f"People · {APP_NAME}")
+        await PeoplePage(server, Visitor(is_host(server), browser_id()), guard).show()
+
+    @ui.page("/people/link/{code}")
+    async def link(code: str) -> None:
+        frame(server, f"Another device · {APP_NAME}")
+        await link_page(server, code, socket_connected)
+
+    @ui.page("/people/{person_id}")
+    async def person(person_id: str) -> None:
+        frame(server, f"People · {APP_NAME}")
+        await person_page(server, person_id, lambda: reachable_base(server.config.port),
+                          socket_connected)
+
     app.add_static_files(ICONS_URL, ICONS)
 
 
@@ -187,6 +211,8 @@ def frame(server: Server, title: str, game: str = "") -> ui.header:
         ui.space()
         ui.link("My games", "/games").classes("text-base touch-target").props(
             'data-testid=my-games')
+        ui.link("People", "/people").classes("text-base touch-target").props(
+            'data-testid=people-link')
         ui.link("Rules", "/rules").classes("text-base touch-target").props(
             'data-testid=rules-link')
     server.notice.banner()
@@ -266,6 +292,7 @@ async def home_page(server: Server) -> None:
     with ui.column().classes("w-full max-w-md mx-auto p-4 gap-4 items-stretch"):
         page_heading(APP_NAME, hidden=True)
         ui.label(tagline()).classes("text-lg")
+        who = ui.row().classes("w-full min-h-10")
         resume_box = ui.column().classes("w-full gap-2 items-stretch")
         ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
             'data-testid=new-game size=lg')
@@ -318,6 +345,7 @@ async def home_page(server: Server) -> None:
         show_resume([])
     if not await socket_connected():
         return
+    await playing_as(server.people, who)
     entries = await your_games(server.store, rooms, game if local else None)
     online = [e.key for e in entries if e.key != "local"]
     if online:
@@ -354,9 +382,19 @@ async def new_game_page(server: Server) -> None:
         await hub.create_local(owner, mode, seats, kind, house)
         ui.navigate.to("/play")
 
+    async def identify() -> Person | None:
+        return await this_person(server.people)
+
     with ui.column().classes("w-full max-w-xl mx-auto p-4"):
         page_heading("New game")
-        SetupForm(start)
+        form = weakref.ref(SetupForm(start, await server.people.everyone(), identify))
+    # The browser says whose it is once connected; the form is not kept alive for it (a
+    # page closed meanwhile lets go of its form at once).
+    if await socket_connected():
+        me = await identify()
+        drawn = form()
+        if drawn is not None:
+            drawn.played_by(me)
 
 
 async def play_page(server: Server) -> None:
@@ -391,7 +429,8 @@ async def play_page(server: Server) -> None:
     with ui.column().classes("w-full max-w-6xl mx-auto p-2 gap-2"):
         page_heading(game.rules.title, hidden=True)
         view = TableView(LocalSeating(game, local), settings, lambda: ui.navigate.to("/new"),
-                         play_again, switch_seat=switch_seat)
+                         play_again, switch_seat=switch_seat,
+                         rating_changes=server.ratings.changes)
     with header:
         settings_button(settings, lambda: view.redraw([]))
     ensure_runner(game, server.config.pace)
@@ -464,6 +503,7 @@ async def room_page(server: Server, code: str) -> None:
     if not await socket_connected():
         return
     token = await read_token(room.code)
+    person = await this_person(server.people)
     seat = {"token": token}
     rooms.connect(room, room.colour_of(token))
     # NiceGUI calls the disconnect handlers whenever the socket drops, also when the same page
@@ -486,7 +526,7 @@ async def room_page(server: Server, code: str) -> None:
             if room.status == RoomStatus.LOBBY:
                 LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config.port),
                           keys, on_claimed=claimed,
-                          tv_url=tv_url(room.code, server.config.port))
+                          tv_url=tv_url(room.code, server.config.port), person=person)
                 return
             shown["game"] = room.game_id
             await play_room(server, room, seat["token"], header, settings, browser)
@@ -553,7 +593,8 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
     guest = colour is not None and colour != room.host
     seating = RoomSeating(rooms, room, token, game, colour)
     view = TableView(seating, settings, lambda: ui.navigate.to("/new"), play_again,
-                     leave if guest else None, away=seating.away)
+                     leave if guest else None, away=seating.away,
+                     rating_changes=server.ratings.changes)
     tv_link(room.code)
     table_tools(rooms, room, token, view)  # on the turn line: reactions, host, seat
     with header:

@@ -60,7 +60,7 @@ class Server:
         people = People(store, wall)
         ratings = Ratings(store, people)
         hub.on_finish = lambda _: ratings.soon()
-        people.on_change.append(ratings.soon_rebuild)
+        people.on_change.append(ratings.rebuild)
         return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store),
                    ClockWatch(hub, paced_pause(config.pace),
                               lambda game: ensure_runner(game, config.pace)),

@@ -23,6 +23,7 @@ from parcheesi.server.live import (
     SetupError,
     check_seats,
 )
+from parcheesi.server.people import GUEST, GUEST_NAME, Person
 
 Start = Callable[[str, list[Seat], str, tuple[str, ...], int, str], Awaitable[None]]
 """What the form calls on submit: (mode, seats, game kind, house rules, turn clock: seconds a
@@ -30,19 +31,32 @@ move, 0 for none, always 0 for a local game; the stand-in: the computer level th
 a player whose time runs out or who hands their seat to a computer)."""
 
 
+Identify = Callable[[], Awaitable[Person | None]]
+"""This browser's person (None: a guest)."""
+
+
 class SeatRow:
-    """One seat's controls: who plays it, how well, under which name."""
+    """One seat's controls: who plays it (a person of the house, or a guest under a name),
+    how well."""
 
     def __init__(self, colour: int, level: str) -> None:
         self.colour = colour
         self.kind = HUMAN if colour == 0 else COMPUTER
         self.level = level
         self.name = ""
+        self.person = GUEST
 
 
 class SetupForm:
-    def __init__(self, on_start: Start) -> None:
+    def __init__(self, on_start: Start, people: list[Person] | None = None,
+                 identify: Identify | None = None) -> None:
+        """``people``: whom a shared screen's seats may be (besides guests); ``identify``:
+        asks the browser whose it is (who plays "your" seat: solo, or a room's host seat),
+        again on submit, so a start made before the page first heard it is theirs too."""
         self.on_start = on_start
+        self.people = {p.id: p for p in people or []}
+        self.identify = identify
+        self.me: Person | None = None
         self.kind = DEFAULT_GAME
         self.mode = "solo"
         self.count = 4
@@ -228,16 +242,44 @@ class SetupForm:
             if self.mode == "online" and is_human and not mine:
                 ui.label("joins with the code").classes("grow text-grey-7")
             elif is_human:
-                ui.input(placeholder="Name (optional)", value=row.name,
-                         on_change=lambda e, r=row: setattr(r, "name", e.value or "")).props(
-                    f'dense maxlength={NAME_LENGTH} aria-label="{name.title()} name" '
-                    f'data-testid=name-{name}').classes("grow")
+                self._who(row, name, mine)
             else:
                 ui.select({level: level.title() for level in self.rules.table_levels},
                           value=row.level,
                           on_change=lambda e, r=row: setattr(r, "level", e.value)).props(
                     f'dense aria-label="{name.title()} computer level" '
                     f'data-testid=level-{name}').classes("w-28")
+
+    def played_by(self, me: Person | None) -> None:
+        """This browser's person, once it is known: "your" seat is theirs."""
+        if me != self.me:
+            self.me = me
+            self._draw_seats()
+
+    def _who(self, row: SeatRow, name: str, mine: bool) -> None:
+        """A person's seat: on a shared screen, which person of the house (or a guest, with
+        a name); "your" seat is this browser's person, if it is one."""
+        if mine and self.me is not None:
+            ui.label(self.me.name).classes("grow").props(f'data-testid=name-{name}')
+            return
+        if not mine and self.people:
+            ui.select({GUEST: GUEST_NAME, **{p.id: p.name for p in self.people.values()}},
+                      value=row.person if row.person in self.people else GUEST,
+                      on_change=lambda e, r=row: self._set_row(r, "person", e.value)).props(
+                f'dense aria-label="Who plays {name.title()}" '
+                f'data-testid=seat-person-{name}').classes("w-28")
+            if row.person in self.people:
+                return
+        ui.input(placeholder="Name (optional)", value=row.name,
+                 on_change=lambda e, r=row: setattr(r, "name", e.value or "")).props(
+            f'dense maxlength={NAME_LENGTH} aria-label="{name.title()} name" '
+            f'data-testid=name-{name}').classes("grow")
+
+    def _person_of(self, row: SeatRow, mine: bool) -> Person | None:
+        """The person a human seat's results count for (None: a guest)."""
+        if mine:
+            return self.me
+        return self.people.get(row.person) if self.mode == "same_device" else None
 
     def _set_row(self, row: SeatRow, attribute: str, value: str) -> None:
         """Change a seat row and redraw (a name box appears for humans, a level for computers)."""
@@ -253,13 +295,18 @@ class SetupForm:
             mine = self.mode in ("solo", "online") and colour == self.human
             human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
             named = human and (self.mode != "online" or mine)
+            person = self._person_of(row, mine) if human else None
+            name = person.name if person else row.name.strip() if named else ""
             seats.append(Seat(colour=colour, kind=HUMAN if human else COMPUTER,
-                              level=row.level, name=row.name.strip() if named else ""))
+                              level=row.level, name=name,
+                              person=person.id if person else GUEST))
         if self.mode == "online":
             seats.sort(key=lambda s: s.colour != self.human)
         return seats
 
     async def submit(self) -> None:
+        if self.identify is not None:
+            self.me = await self.identify()
         seats = self.seats()
         try:
             check_seats("same_device" if self.mode == "online" else self.mode, seats,

@@ -19,13 +19,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nicegui import ui
+from nicegui import background_tasks, ui
 
 from parcheesi.core.events import OpeningRolled, Rolled
 from parcheesi.core.rules import Action, Event
 from parcheesi.core.state import IllegalAction
 from parcheesi.server.clocks import clock_words
 from parcheesi.server.live import STALE, LiveGame, Refused, SaveFailed, Seating
+from parcheesi.server.ratings import Change
 
 from .badges import Badges
 from .board_view import Board
@@ -51,6 +52,8 @@ NOT_THROUGH = "That did not go through. Please try again."
 TAKEN_BACK = "Move taken back: play this roll again."
 HAND_OVER_NOTE = "Tap when you have the phone."
 log = logging.getLogger("parcheesi.ui")
+RatingChanges = Callable[[str], Awaitable[list[Change]]]
+"""A finished game's rating changes by its id (``Ratings.changes``)."""
 
 
 class TableView:
@@ -60,7 +63,8 @@ class TableView:
                  on_new_game: Callable[[], Any], on_play_again: Callable[[], Any],
                  on_leave: Callable[[], Any] | None = None,
                  away: Callable[[], frozenset[int]] | None = None,
-                 switch_seat: Switch | None = None) -> None:
+                 switch_seat: Switch | None = None,
+                 rating_changes: RatingChanges | None = None) -> None:
         self.seating = seating
         self.game = game = seating.game
         self.settings = settings
@@ -72,6 +76,8 @@ class TableView:
         """The seats whose players are away (a room's, who knows who has a page open)."""
         self.switch_seat = switch_seat
         """Switch a seat between a person and a computer (a local table's; None: a room's)."""
+        self.rating_changes = rating_changes
+        """The people's rating changes from a finished game (the finish card says them)."""
         self.seats_drawn: tuple[str, ...] = ()
         """Who played each seat when the seat switches were last drawn."""
         self.version_seen = game.version
@@ -550,6 +556,10 @@ class TableView:
                     "finish-close")
             ui.table(columns=STANDINGS_COLUMNS, rows=[_row(s) for s in screen.standings]
                      ).props("dense flat").classes("w-full")
+            if self.rating_changes is not None:
+                changes = ui.row().classes("w-full gap-x-4 gap-y-1 text-sm")
+                background_tasks.create(self._show_changes(changes, self.rating_changes),
+                                        name="rating changes")
             with ui.row().classes("gap-2 w-full"):
                 ui.button("Play again", on_click=self.on_play_again).props(
                     'color=primary data-testid=play-again').classes("grow")
@@ -560,6 +570,25 @@ class TableView:
                         'outline data-testid=leave-room').classes("grow")
             ui.link("Charts: how the game went", f"/games/{self.game.id}/charts").classes(
                 "touch-target justify-center w-full").props('data-testid=charts-link')
+
+    async def _show_changes(self, box: ui.row, changes: RatingChanges) -> None:
+        """Each person's rating change from this game, once it is rated: "Ann +14"."""
+        try:
+            shown = await changes(self.game.id)
+        except Exception:  # the card stands without them; the leaderboard has them later
+            log.exception("rating changes not shown", extra={"game": self.game.id})
+            return
+        if box.is_deleted:
+            return
+        with box:
+            for change in shown:
+                seat = self.game.seats.get(change.colour)
+                if seat is None or seat.person != change.person:
+                    continue  # a computer's or a guest's seat
+                words = f"{change.delta:+d}" if change.rated else "not rated"
+                label = ui.label(f"{change.name} {words} ({change.after})").props(
+                    "data-testid=rating-change")
+                label.props.update({"data-person": change.name, "data-delta": change.delta})
 
     def _close_result(self, closed: bool) -> None:
         """Close the finish card (or bring it back) and redraw."""

@@ -250,6 +250,8 @@ def emulate_browser_storage(user) -> dict[str, str]:
     rules[re.compile(r'localStorage\.getItem\(("[^"]*")\)')] = (
         lambda m: storage.get(json.loads(m.group(1))))
     rules[re.compile(r'localStorage\.setItem\(("[^"]*"), ("[^"]*")\); true')] = set_item
+    rules[re.compile(r'localStorage\.removeItem\(("[^"]*")\); true')] = (
+        lambda m: storage.pop(json.loads(m.group(1)), None) is None or True)
     rules[re.compile(r'Object\.keys\(localStorage\)\.filter\(k => k\.startsWith\(("[^"]*")\)\)'
                      r'\.map\(k => k\.slice\((\d+)\)\)')] = (
         lambda m: [k[int(m.group(2)):] for k in storage if k.startswith(json.loads(m.group(1)))])

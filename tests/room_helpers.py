@@ -223,5 +223,6 @@ async def create_room(host: User, browser: SimulatedBrowser, *, name: str, invit
         await choose(host, f"level-{colour}", level)
     await click(host, "start-game")
     await shown(host, "room-code")
-    (code,) = [key.removeprefix(TOKEN_PREFIX) for key in browser.local_storage]
+    (code,) = [key.removeprefix(TOKEN_PREFIX) for key in browser.local_storage
+               if key.startswith(TOKEN_PREFIX)]
     return code

@@ -10,6 +10,7 @@
 | ``--data-dir`` | ``PARCHEESI_DATA_DIR`` | ``data`` beside ``app.py`` |
 | ``--log-level`` | ``PARCHEESI_LOG_LEVEL`` | ``info`` |
 | ``--trusted-proxies`` | ``PARCHEESI_TRUSTED_PROXIES`` | none: forwarded headers are ignored |
+| ``--host-pin`` | ``PARCHEESI_HOST_PIN`` | none: only the server's own machine is the host |
 
 The data directory holds the database, the storage secret and NiceGUI's per-browser storage
 (``nicegui/``): :func:`keep_private` makes it and everything the server writes readable by
@@ -44,6 +45,10 @@ class Config:
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of reverse proxies whose X-Forwarded-For/-Proto headers are
     believed; nobody's, unless set (a player could otherwise claim any address)."""
+    host_pin: str = ""
+    """What a browser on another device enters to use the host's tools on the people page,
+    for as long as that page stays open (a server in a cupboard has no screen of its own);
+    "": none, only a page opened on the server's own machine is the host's."""
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -70,6 +75,7 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     parser.add_argument("--data-dir", default=env.get("PARCHEESI_DATA_DIR"))
     parser.add_argument("--log-level", default=env.get("PARCHEESI_LOG_LEVEL", "info"))
     parser.add_argument("--trusted-proxies", default=env.get("PARCHEESI_TRUSTED_PROXIES", ""))
+    parser.add_argument("--host-pin", default=env.get("PARCHEESI_HOST_PIN", ""))
     args = parser.parse_args(argv)
     log_level = str(args.log_level).lower()
     if log_level not in LOG_LEVELS:
@@ -92,7 +98,7 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     secret = args.storage_secret or _stored_secret(data_dir)
     return Config(host=args.host, port=port, database_url=url, storage_secret=secret,
                   pace=pace, data_dir=data_dir, log_level=log_level,
-                  trusted_proxies=_proxies(args.trusted_proxies))
+                  trusted_proxies=_proxies(args.trusted_proxies), host_pin=args.host_pin)
 
 
 class ProxySettings(TypedDict):

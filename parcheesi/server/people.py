@@ -24,7 +24,7 @@ import hmac
 import secrets
 import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -174,8 +174,9 @@ class People:
     def __init__(self, store: Store, wall: Callable[[], datetime] = _now) -> None:
         self.store = store
         self.wall = wall
-        self.on_change: list[Callable[[], None]] = []
-        """Called after a rename, merge or removal (the ratings are worked out again)."""
+        self.on_change: list[Callable[[], Awaitable[object]]] = []
+        """Awaited after a merge or a removal (the ratings are worked out again), so the
+        host's page shows the new numbers as soon as the change returns."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -324,7 +325,6 @@ class People:
         if emoji is not None:
             values["emoji"] = clean_emoji(emoji)
         await self._update(person.id, **values)
-        self._changed()
         return await self._person(person.id)
 
     async def merge(self, person_id: str, into_id: str) -> None:
@@ -339,7 +339,7 @@ class People:
             await session.exec(update(DeviceRow).where(col(DeviceRow.person_id) == person.id)
                                .values(person_id=into.id))
             await session.commit()
-        self._changed()
+        await self._changed()
 
     async def remove(self, person_id: str) -> None:
         """The person leaves the list; their games stay, with the name they played under,
@@ -353,7 +353,7 @@ class People:
             for row in rows:
                 await session.delete(row)
             await session.commit()
-        self._changed()
+        await self._changed()
 
     async def set_limit(self, limit: object) -> int:
         """The host's cap on the list (never below the people already on it)."""
@@ -383,6 +383,6 @@ class People:
                                .values(**values))
             await session.commit()
 
-    def _changed(self) -> None:
+    async def _changed(self) -> None:
         for listener in self.on_change:
-            listener()
+            await listener()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -152,13 +152,7 @@ class Ratings:
     def soon(self) -> None:
         """Rate what finished, in a task of its own (a game's finish never waits for it;
         one that fails is logged, and its games wait for the next call)."""
-        self._start(self.rate_pending())
-
-    def soon_rebuild(self) -> None:
-        self._start(self.rebuild())
-
-    def _start(self, work: Coroutine[Any, Any, int]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+        task = asyncio.get_running_loop().create_task(self.rate_pending())
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
