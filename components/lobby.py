@@ -154,7 +154,7 @@ class LobbyView:
                 if tv_url:
                     self._tv(tv_url)
             self.name = ui.input("Your name (optional)",
-                                 value=person.name if person else "").props(
+                                 placeholder=person.name if person else "").props(
                 f'maxlength={NAME_LENGTH} data-testid=guest-name').classes("w-64")
             self.seats = ui.column().classes("w-full gap-1")
             self.message = ui.label("").props('role=alert data-testid=room-message').classes(
@@ -268,7 +268,9 @@ class LobbyView:
         await self._try(self._claim(colour))
 
     async def _claim(self, colour: int) -> None:
-        token = await self.rooms.claim(self.room, colour, self.name.value or "",
+        typed = (self.name.value or "").strip()
+        token = await self.rooms.claim(self.room, colour,
+                                       typed or (self.person.name if self.person else ""),
                                        *self.requester,
                                        person=self.person.id if self.person else "")
         self.token = token

@@ -258,10 +258,8 @@ class SetupForm:
 
     def _who(self, row: SeatRow, name: str, mine: bool) -> None:
         """A person's seat: on a shared screen, which person of the house (or a guest, with
-        a name); "your" seat is this browser's person, if it is one."""
-        if mine and self.me is not None:
-            ui.label(self.me.name).classes("grow").props(f'data-testid=name-{name}')
-            return
+        a name); "your" seat is this browser's person, if it is one, under their name unless
+        another is typed."""
         if not mine and self.people:
             ui.select({GUEST: GUEST_NAME, **{p.id: p.name for p in self.people.values()}},
                       value=row.person if row.person in self.people else GUEST,
@@ -270,7 +268,8 @@ class SetupForm:
                 f'data-testid=seat-person-{name}').classes("w-28")
             if row.person in self.people:
                 return
-        ui.input(placeholder="Name (optional)", value=row.name,
+        hint = self.me.name if mine and self.me is not None else "Name (optional)"
+        ui.input(placeholder=hint, value=row.name,
                  on_change=lambda e, r=row: setattr(r, "name", e.value or "")).props(
             f'dense maxlength={NAME_LENGTH} aria-label="{name.title()} name" '
             f'data-testid=name-{name}').classes("grow")
@@ -296,7 +295,8 @@ class SetupForm:
             human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
             named = human and (self.mode != "online" or mine)
             person = self._person_of(row, mine) if human else None
-            name = person.name if person else row.name.strip() if named else ""
+            typed = row.name.strip() if named and (mine or person is None) else ""
+            name = typed or (person.name if person else "")
             seats.append(Seat(colour=colour, kind=HUMAN if human else COMPUTER,
                               level=row.level, name=name,
                               person=person.id if person else GUEST))

@@ -94,8 +94,9 @@ async def test_a_room_game_credits_both_people_and_the_finish_says_their_change(
                              computers={}, count=2)
     await ben.user.open(f"/r/{code}")
     await shown(ben.user, "guest-name")
-    assert element(ben.user, "guest-name").value == "Ben"
+    assert element(ben.user, "guest-name").props["placeholder"] == "Ben"
     await click(ben.user, "claim-seat-sapphire")
+    await ben.user.should_see("Ben (you)")
     await click(ben.user, "ready")
     await until(lambda: enabled_now(ann.user, "start-game"), "the host may start")
     await click(ann.user, "start-game")
