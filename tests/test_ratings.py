@@ -150,6 +150,13 @@ async def test_places_rate_people_and_computers_with_openskill(house):
     # Computers are people too: an all-computer game rates its levels' rows.
     bots = await finished_game(store, 3, computers(["easy", "hard"], (0, 2)))
     assert {c.name for c in await ratings.changes(bots)} == {"Easy computer", "Hard computer"}
+    # A level against itself is rated too: the mean of its seats' new ratings, one game.
+    mirror = await finished_game(store, 4, computers(["medium"] * 4, (0, 1, 2, 3)))
+    (medium,) = await ratings.changes(mirror)
+    seats = PlackettLuce().rate([[PlackettLuce().rating()] for _ in range(4)],
+                                ranks=[1.0, 2.0, 3.0, 4.0])
+    assert medium.rated and medium.after == shown(
+        sum(team[0].mu for team in seats) / 4, sum(team[0].sigma for team in seats) / 4)
 
 
 async def test_rebuilding_gives_the_incremental_numbers_over_hundreds_of_games(house):

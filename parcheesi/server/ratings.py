@@ -2,9 +2,11 @@
 
 Every finished game is credited, seat by seat, to people (:mod:`.people`): a seat to its
 person, a computer's seat to that game's computer of its level, anyone else to Guest, who
-counts for nobody. A game is *rated* when at least two different people (computers count)
-took part; a person at two seats counts once, at their better place. The ratings are a
-pure function of the finished games in the order they finished (``games.finished_at``, then
+counts for nobody. A game is *rated* when at least two seats count for people (computers
+count): each seat is ranked by its place; a person at several seats (four Medium computers
+at one table) takes the mean of their seats' new ratings and has the game once, at their
+better place. The ratings are a pure function of the finished games in the order they
+finished (``games.finished_at``, then
 the game's id): :meth:`Ratings.rate_pending` rates the games not rated yet in that order
 (after every finish, and at start for games that finished while the server was down), and
 :meth:`Ratings.rebuild` forgets every result and rates every game again from the first, so
@@ -178,18 +180,13 @@ class Ratings:
 
     async def _rate(self, row: GameRow, current: dict[tuple[str, str], tuple[float, float]]
                     ) -> None:
-        credits = _best_of_each(await self.credits(row))
+        seats = [c for c in await self.credits(row) if c.person != GUEST]
+        credits = _best_of_each(seats)
         finished_at = aware(row.finished_at or row.updated_at)
         before = {c.person: current.get((row.kind, c.person), (MODEL.mu, MODEL.sigma))
                   for c in credits}
-        rated = len(credits) >= 2
-        after = dict(before)
-        if rated:
-            teams = [[MODEL.rating(mu=before[c.person][0], sigma=before[c.person][1])]
-                     for c in credits]
-            ranked = MODEL.rate(teams, ranks=[float(c.place) for c in credits])
-            after = {c.person: (team[0].mu, team[0].sigma)
-                     for c, team in zip(credits, ranked, strict=True)}
+        rated = len(seats) >= 2
+        after = _rated(seats, before) if rated else dict(before)
         async with self.store.write_session() as session:
             session.add(FinishRow(game_id=row.id, kind=row.kind, rated=rated,
                                   finished_at=finished_at))
@@ -263,13 +260,25 @@ class Ratings:
         return sorted(rows, key=lambda r: (aware(r.finished_at), r.game_id))
 
 
+def _rated(seats: list[Credit], before: dict[str, tuple[float, float]]
+           ) -> dict[str, tuple[float, float]]:
+    """Each person's (mu, sigma) after the game: every seat is a team of one in OpenSkill's
+    ranking by place; a person at several seats (a level's computer against itself) takes
+    the mean of their seats' new ratings."""
+    teams = [[MODEL.rating(mu=before[c.person][0], sigma=before[c.person][1])] for c in seats]
+    ranked = MODEL.rate(teams, ranks=[float(c.place) for c in seats])
+    new: dict[str, list[tuple[float, float]]] = {}
+    for credit, team in zip(seats, ranked, strict=True):
+        new.setdefault(credit.person, []).append((team[0].mu, team[0].sigma))
+    return {person: (sum(mu for mu, _ in values) / len(values),
+                     sum(sigma for _, sigma in values) / len(values))
+            for person, values in new.items()}
+
+
 def _best_of_each(credits: list[Credit]) -> list[Credit]:
-    """The credits of people (no guests), a person at two seats once, at the better
-    place."""
+    """A person at two seats once, at the better place."""
     best: dict[str, Credit] = {}
     for credit in credits:
-        if credit.person == GUEST:
-            continue
         held = best.get(credit.person)
         if held is None or credit.place < held.place:
             best[credit.person] = credit
