@@ -274,6 +274,21 @@ class SetupForm:
             f'dense maxlength={NAME_LENGTH} aria-label="{name.title()} name" '
             f'data-testid=name-{name}').classes("grow")
 
+    def _seat(self, colour: int) -> Seat:
+        """One seat as the form says: who plays it, under which name, for which person (a
+        room's invited seats are named by whoever takes them)."""
+        row = self._row(colour)
+        mine = self.mode in ("solo", "online") and colour == self.human
+        human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
+        if not human:
+            return Seat(colour=colour, kind=COMPUTER, level=row.level)
+        named = self.mode != "online" or mine
+        person = self._person_of(row, mine)
+        typed = row.name.strip() if named and (mine or person is None) else ""
+        return Seat(colour=colour, kind=HUMAN, level=row.level,
+                    name=typed or (person.name if person else ""),
+                    person=person.id if person else GUEST)
+
     def _person_of(self, row: SeatRow, mine: bool) -> Person | None:
         """The person a human seat's results count for (None: a guest)."""
         if mine:
@@ -288,18 +303,7 @@ class SetupForm:
 
     def seats(self) -> list[Seat]:
         """The seats in colour order; online, the host's own seat comes first."""
-        seats = []
-        for colour in self.colours():
-            row = self._row(colour)
-            mine = self.mode in ("solo", "online") and colour == self.human
-            human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
-            named = human and (self.mode != "online" or mine)
-            person = self._person_of(row, mine) if human else None
-            typed = row.name.strip() if named and (mine or person is None) else ""
-            name = typed or (person.name if person else "")
-            seats.append(Seat(colour=colour, kind=HUMAN if human else COMPUTER,
-                              level=row.level, name=name,
-                              person=person.id if person else GUEST))
+        seats = [self._seat(colour) for colour in self.colours()]
         if self.mode == "online":
             seats.sort(key=lambda s: s.colour != self.human)
         return seats
