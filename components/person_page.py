@@ -203,7 +203,7 @@ async def person_page(server: Server, person_id: str, base: Callable[[], str],
         shown_profile = await person_profile(server, person)
         with ui.row().classes("items-center gap-3 no-wrap"):
             avatar(person, "3rem")
-            TextElement(tag="h1", text=person.name).props("data-testid=person-name")
+            TextElement(tag="h1", text=person.name).props("data-testid=person-title")
         link_box = ui.column().classes("w-full gap-2").props("data-testid=person-link-box")
         if not shown_profile.games:
             ui.label("No finished games yet.").props("data-testid=person-no-games")

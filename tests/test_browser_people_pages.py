@@ -92,7 +92,7 @@ def test_the_people_pages_fit_a_phone(screen: Screen) -> None:
     screen.open(f"/people/{ann}")
     until(screen, lambda: canvas_width(screen) > 280, "the rating chart drawn")
     assert sideways(screen) <= 0
-    assert by_testid(screen, "person-name").text == "Ann"
+    assert by_testid(screen, "person-title").text == "Ann"
     screen.selenium.save_screenshot(str(SHOTS / "people-person.png"))
     by_testid(screen, "person-link-make").click()
     until(screen, lambda: bool(all_now(screen, css("person-link-qr") + " svg")), "the QR code")

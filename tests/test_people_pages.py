@@ -120,7 +120,7 @@ async def test_a_persons_page_shows_their_games_their_record_and_their_recent_ga
     people = await household(app_server)
     ann = people["Ann"]
     await user.open(f"/people/{ann.id}")
-    await text_is(user, "person-name", "Ann")
+    await text_is(user, "person-title", "Ann")
     own = await app_server.ratings.results_of(person=ann.id)
     together = await app_server.ratings.games_with({r.game_id for r in own})
     expected = profile(ann, own, together, people_by_id(people))
@@ -149,7 +149,7 @@ async def test_a_persons_page_shows_their_games_their_record_and_their_recent_ga
     assert not elements(user, "person-link-make")  # this browser is nobody
     # A computer has a page too; its record is against the people it met.
     await user.open(f"/people/{people['Hard computer'].id}")
-    await text_is(user, "person-name", "Hard computer")
+    await text_is(user, "person-title", "Hard computer")
     assert [r.props["data-person"] for r in elements(user, "meeting-row")] == [
         "Easy computer"]
 
@@ -167,7 +167,7 @@ async def test_an_id_that_is_nobodys_says_the_person_is_not_here(
     await user.open(f"/people/{sam.id if wrong == 'removed' else wrong}")
     await text_is(user, "person-missing", "This person is not here: they may have been "
                   "removed, or the address is wrong.")
-    assert not elements(user, "person-name")
+    assert not elements(user, "person-title")
 
 
 async def test_a_one_time_link_makes_another_device_the_same_person_once(
@@ -176,7 +176,7 @@ async def test_a_one_time_link_makes_another_device_the_same_person_once(
     _, ben_token = await app_server.people.add("Ben")
     user.storage[PERSON_KEY] = ben_token
     await user.open(f"/people/{ann.id}")
-    await shown(user, "person-name")
+    await shown(user, "person-title")
     assert not elements(user, "person-link-make")  # Ben's browser on Ann's page
     user.storage[PERSON_KEY] = token
     await user.open(f"/people/{ann.id}")
