@@ -16,11 +16,16 @@
   game again, from the first) and print each game's leaderboard as one JSON object.
 - ``backup OUTPUT`` / ``restore BACKUP``: a consistent copy of the database while the server
   runs; putting one back (server stopped).
+- ``tournament --format knockout|swiss|robin --entrants LEVEL,... --seed S [--game KIND]
+  [--table-size N] [--advance K] [--rounds R] [--house a,b] [--filler LEVEL] [--json]``: an
+  all-computer tournament, played out; ``--json`` prints it as one JSON object, without it
+  a few lines for people.
 
 Bad input exits with status 2 and a one-line reason on standard error (``choose --lines``
-answers ``{"error": ...}`` on that line instead and carries on). Standard input is read as
-bytes and decoded as UTF-8 whatever the locale, and no more than a request's bound
-(``MAX_REQUEST_LENGTH``) is ever held for one request.
+answers ``{"error": ...}`` on that line instead and carries on; ``tournament`` says a wrong
+option in that one line too, where the older commands print argparse's usage line first).
+Standard input is read as bytes and decoded as UTF-8 whatever the locale, and no more than a
+request's bound (``MAX_REQUEST_LENGTH``) is ever held for one request.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
 from .core.notation import MAX_REQUEST_LENGTH, NotationError, brief, decode_request, parse_json
 from .core.registry import DEFAULT_GAME, AnyRules, games, plays, rules_for
@@ -135,6 +140,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"  {name:7} wins {wins[name]:6} ({rate['rate']:.1%}, 95% {rate['low']:.1%}"
               f"..{rate['high']:.1%})  decision ms p50 {times['p50']} p99 {times['p99']} "
               f"max {times['max']}")
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .server.tournament import Settings, TournamentError
+    from .server.tournament.play import describe, play, summary
+
+    levels = [name.strip() for name in args.entrants.split(",")]
+    house = tuple(name.strip() for name in args.house.split(",") if name.strip())
+    filler = args.filler or rules_for(args.game).table_levels[0]
+    try:
+        settings = Settings(args.format, args.table_size, args.advance, args.rounds, filler)
+        answer = summary(play(args.game, settings, levels, args.seed, house), args.game)
+    except TournamentError as error:
+        return _fail(str(error))
+    print(json.dumps(answer) if args.json else describe(answer))
     return 0
 
 
@@ -252,10 +273,61 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser; with ``one_line`` it refuses bad options as the command refuses
+    bad input, in one ``error:`` line with status 2 (no usage line), unrecognised arguments
+    included (argparse leaves those to the top parser)."""
+
+    def __init__(self, *args: Any, one_line: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.one_line = one_line
+
+    def error(self, message: str) -> NoReturn:
+        if not self.one_line:
+            super().error(message)
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(self, args: Any = None,
+                         namespace: Any = None) -> tuple[Any, list[str]]:
+        known, extra = super().parse_known_args(args, namespace)
+        if extra and self.one_line:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return known, extra
+
+
+def _tournament_parser(commands: Any) -> None:
+    """The ``tournament`` command's options."""
+    tournament = commands.add_parser(
+        "tournament", one_line=True, help="play an all-computer tournament "
+        "(knockout, Swiss or round robin) and print its rounds, standings and champion")
+    tournament.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME)
+    tournament.add_argument("--format", required=True, help="knockout, swiss or robin")
+    tournament.add_argument("--entrants", required=True,
+                            help="comma-separated computer levels, one per entrant "
+                                 "(named <level>-<n> in that order)")
+    tournament.add_argument("--table-size", type=int, default=4,
+                            help="players per table, 2 to 4 (a round robin seats all)")
+    tournament.add_argument("--advance", type=int,
+                            help="knockout: how many of each table go through "
+                                 "(default: half the table)")
+    tournament.add_argument("--rounds", type=int, default=3,
+                            help="Swiss: rounds; round robin: games")
+    tournament.add_argument("--house", default="",
+                            help="comma-separated house rules to switch on")
+    tournament.add_argument("--filler", help="knockout: the level of the computers that "
+                            "fill a round short of players (default: the game's weakest "
+                            "table level)")
+    tournament.add_argument("--seed", type=int, required=True,
+                            help="the dice's seed (the same seed, the same tournament)")
+    tournament.add_argument("--json", action="store_true", help="print one JSON object")
+    tournament.set_defaults(run=cmd_tournament)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m parcheesi",
                                      description="Classic Parcheesi tools.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     parser_class=_CommandParser)
     outcomes = commands.add_parser("outcomes", help="every position reachable by one roll "
                                    "(JSON request on standard input)")
     outcomes.set_defaults(run=cmd_outcomes)
@@ -301,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
                        help="processes to play in (the weights do not depend on it)")
     train.add_argument("--export", help="write the weights and their note here when done")
     train.set_defaults(run=cmd_train)
+    _tournament_parser(commands)
     for name, run, text in (
             ("verify", cmd_verify, "check a game record: legal actions, dice from the "
              "committed seed"),
