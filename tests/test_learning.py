@@ -10,6 +10,7 @@ and terms mean, its rolls) is in that game's tests (``test_expert.py``,
 from __future__ import annotations
 
 import json
+import time
 from itertools import combinations
 from pathlib import Path
 
@@ -310,11 +311,30 @@ def test_expert_searches_its_candidates_and_stops_when_a_budget_runs_out(game: A
     static = search.static_values(lrn, net, state, ends)
     assert not isinstance(static, int)
     picks = search.shortlist(static, lrn.search.candidates, lrn.search.margin)
-    deep = [search.one_ply(lrn, net, ends[k], state.turn) for k in picks]
+    budget = search.Budget(10**9, 60.0, time.perf_counter)
+    deep = [search.one_ply(lrn, net, ends[k], state.turn) if lrn.search.depth == 1 else
+            search.deep_value(lrn, net, ends[k], state.turn, lrn.search.depth, budget)
+            for k in picks]
     assert search.choose(lrn, net, state, ends) == picks[int(np.argmax(deep))]
     ticks = iter(range(100))  # a clock that has already run out: the network's own choice
     assert search.choose(lrn, net, state, ends, clock=lambda: next(ticks)) == picks[0]
     assert search.greedy(lrn, net, state, ends) == picks[0]
+
+
+def test_one_roll_deeper_is_the_first_ply_of_two(game: AnyRules):
+    """The search two rolls ahead is made of the same ply: one roll ahead, it rates an end
+    as the one-ply search does; two ahead, differently (it looks further)."""
+    lrn = learner(game)
+    net = small_net(game)
+    state, ends = searched_position(game, net)
+    me = state.turn
+    budget = search.Budget(10**9, 60.0, time.perf_counter)
+    for end in ends:
+        one = search.one_ply(lrn, net, end, me)
+        assert search.deep_value(lrn, net, end, me, 1, budget) == pytest.approx(one)
+    two = [search.deep_value(lrn, net, end, me, 2, budget) for end in ends]
+    assert all(value is not None and 0.0 <= value <= 1.0 for value in two)
+    assert two != [search.one_ply(lrn, net, end, me) for end in ends]
 
 
 def test_expert_takes_a_finish_without_searching(game: AnyRules):

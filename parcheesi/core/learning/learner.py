@@ -59,6 +59,10 @@ class Search:
     seconds: float = 0.8
     """Seconds of search per decision at most, for a machine far slower or busier than
     planned."""
+    depth: int = 1
+    """Rolls looked ahead: 1, every roll of whoever rolls next and their best answer by the
+    network; 2, each answer weighed in turn over the roll after it (each roller picking
+    among its own best few answers by the network)."""
 
 
 @dataclass(frozen=True, kw_only=True)

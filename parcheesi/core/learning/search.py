@@ -22,7 +22,8 @@ from collections.abc import Callable, Hashable
 
 import numpy as np
 
-from .learner import Learner, State
+from ..state import Phase
+from .learner import SLOTS, Learner, State
 from .network import Array, Network
 from .values import race_chances
 
@@ -80,6 +81,36 @@ def one_ply(learner: Learner, net: Network, after: State, me: int,
     return expected
 
 
+def deeper(learner: Learner, net: Network, after: State, depth: int, budget: Budget
+           ) -> Array | None:
+    """Each colour's chance to win after the ``depth`` rolls that follow ``after``: over
+    every roll of whoever rolls next, that roller's best answer (among its own few best by
+    the network) as rated ``depth - 1`` rolls further on. None if the budget runs out."""
+    roller = after.turn
+    total = np.zeros(SLOTS)
+    limits = learner.search
+    for weight, dice in zip(learner.roll_chances, learner.rolls, strict=True):
+        if budget.spent():
+            return None
+        answers = learner.ends_after(after, dice)
+        budget.answers -= len(answers)
+        static = race_chances(learner, net, answers, roller)
+        best: Array | None = None
+        for k in shortlist(static[:, roller], limits.candidates, limits.margin):
+            end = answers[k]
+            value: Array | None = static[k]
+            if depth > 1 and end.phase is Phase.ROLL and end.winner is None:
+                value = deeper(learner, net, end, depth - 1, budget)
+                if value is None:
+                    return None
+            assert value is not None
+            if best is None or value[roller] > best[roller]:
+                best = value
+        assert best is not None
+        total += weight * best
+    return total
+
+
 def static_values(learner: Learner, net: Network, state: State, ends: list[State]
                   ) -> Array | int:
     """The network's chance for the player to move at each of ``ends`` (the end positions
@@ -116,9 +147,18 @@ def choose(learner: Learner, net: Network, state: State, ends: list[State],
     budget = Budget(limits.answers, limits.seconds, clock)
     best, best_value = picks[0], -1.0
     for k in picks:
-        value = one_ply(learner, net, ends[k], me, budget)
+        value = (one_ply(learner, net, ends[k], me, budget) if limits.depth == 1 else
+                 deep_value(learner, net, ends[k], me, limits.depth, budget))
         if value is None:  # out of time: the candidates searched so far decide
             break
         if value > best_value:
             best, best_value = k, value
     return best
+
+
+def deep_value(learner: Learner, net: Network, end: State, me: int, depth: int,
+                budget: Budget) -> float | None:
+    if end.phase is not Phase.ROLL:  # the game stopped: nothing follows
+        return float(race_chances(learner, net, [end], me)[0, me])
+    values = deeper(learner, net, end, depth, budget)
+    return None if values is None else float(values[me])

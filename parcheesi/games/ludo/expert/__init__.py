@@ -28,11 +28,13 @@ from .encoding import ENCODING, encode
 WEIGHTS = Path(__file__).with_name("weights.npz")
 DIE = (1, 2, 3, 4, 5, 6)
 DIE_CHANCES = (1 / 6,) * 6
-SEARCH = Search(margin=1.0, seconds=0.25)
-"""Ludo's search is small (a roll has at most four moves, each looked at over six numbers
-with at most four answers each), so every move is searched, not only those the network
-rates near the best; the time budget only guards a far slower machine, and keeps the
-slowest decision under half a second."""
+SEARCH = Search(candidates=2, margin=1.0, seconds=0.25, depth=2)
+"""Ludo's rolls are few (one die: six numbers, at most four moves each), so Expert looks two
+rolls ahead: the network's two best moves, each over every number of the next roller and
+that roller's two best answers, each of those over every number of the roller after. Two
+rolls ahead won 59% against Hard where one won 57.5% (2,000 games each), at about 10 ms a
+decision; the time budget only guards a far slower machine, and keeps the slowest decision
+under half a second."""
 TABLES: tuple[tuple[int, ...], ...] = (
     *combinations(range(4), 2), *combinations(range(4), 3), (0, 1, 2, 3))
 """Every set of colours a table may use: six pairs (neighbours and opposites), four sets of
