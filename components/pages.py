@@ -14,7 +14,7 @@ from pathlib import Path
 import ifaddr
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse, Response
-from nicegui import app, background_tasks, ui
+from nicegui import Client, app, background_tasks, ui
 from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
@@ -63,6 +63,7 @@ def register(server: Server) -> None:
     """Serve the pages of ``server`` (NiceGUI keeps one set of addresses per process)."""
     # Quasar's loading bar (shown while the page fetches) is a progressbar: it needs a name.
     app.config.quasar_config["loadingBar"]["aria-label"] = "Loading"
+    share_head()
 
     @ui.page("/")
     async def home() -> None:
@@ -151,7 +152,8 @@ def register(server: Server) -> None:
 
 
 STYLE = (Path(__file__).parent / "style.css").read_text()
-"""The pages' own styles, inlined into every page (no extra request)."""
+"""The pages' own styles, in every page's head (no extra request; kept once:
+:func:`share_head`)."""
 
 HEAD = """
 <script>
@@ -188,12 +190,25 @@ HEAD = """
 """
 
 
+SHARED_HEAD = HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + TURN_SCRIPT + INSTALL_HEAD
+"""The scripts every page has in its head from the start: a ``<script>`` added once a page
+is connected (a room's table, built after its socket) would be inserted as text and never
+run."""
+
+
+def share_head() -> None:
+    """Put the pages' scripts and styles in every page's head, once per process: NiceGUI
+    keeps shared head code once, where a page's own would be a copy of some 35 kB held by
+    every page until it goes (thousands of pages loaded without a socket would hold
+    thousands of copies)."""
+    if SHARED_HEAD not in Client.shared_head_html:
+        ui.add_head_html(SHARED_HEAD, shared=True)
+        ui.add_css(STYLE + tone_css(), shared=True)
+
+
 def page_head(title: str) -> None:
-    """Head, styles and colours shared by every page. The page scripts are in the head from
-    the start: a ``<script>`` added once the page is connected (a room's table, built after
-    its socket) would be inserted as text and never run."""
-    ui.add_head_html(HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + TURN_SCRIPT + INSTALL_HEAD)
-    ui.add_css(STYLE + tone_css())
+    """The colours and the title of a page (its scripts and styles are every page's:
+    :func:`share_head`)."""
     ui.colors(primary=PRIMARY)
     ui.page_title(title)
 

@@ -40,13 +40,16 @@ log = logging.getLogger("parcheesi.pages")
 
 CONNECT_WAIT = 10.0
 """Seconds a page waits for its browser's socket before it is let go of."""
-PAGES_PER_ADDRESS = 10
-"""Pages one address may have waiting for their socket at once (a family's phones behind
-one address reloading together after a restart stay below; one whose page went early
-reloads it)."""
-SWEEP_EVERY = 1.0
-"""Seconds between two sweeps."""
-GIVE_BACK_AFTER = 100
+PAGES_PER_ADDRESS = 4
+"""Pages one address may have waiting for their socket at once. A browser connects within
+a second, so a family's phones behind one address reloading together stay below; one whose
+page went early reloads it. Memory freed is not all given back to the system (the
+allocators keep what stays fragmented), so what a flood leaves follows the most pages it
+had waiting at once: four an address (with :data:`SWEEP_EVERY`) keep 10,000 loads within
+10% of idle a minute later (``docs/reliability.md``)."""
+SWEEP_EVERY = 0.1
+"""Seconds between two sweeps (a sweep looks at the pages waiting, a few dozen at most)."""
+GIVE_BACK_AFTER = 20
 """Pages let go of after which their memory is given back at once (a page's elements are
 reference cycles, which the server's rare full collections would otherwise leave for a
 minute: a flood of page loads would pile them up by the thousand)."""

@@ -56,10 +56,11 @@ async def test_an_address_keeps_only_its_newest_unconnected_pages(app_server: Se
 
 async def test_unconnected_pages_go_once_they_waited_for_their_socket(app_server: Server,
                                                                       user: User) -> None:
-    pages = await load("10.0.0.7", 5)
+    pages = await load("10.0.0.7", PAGES_PER_ADDRESS)
     await user.open("/")
     assert sweep(Client.instances.values(), now=time.time() + CONNECT_WAIT / 2) == 0
-    assert sweep(Client.instances.values(), now=time.time() + CONNECT_WAIT + 1) >= 5
+    assert sweep(Client.instances.values(),
+                 now=time.time() + CONNECT_WAIT + 1) >= PAGES_PER_ADDRESS
     assert waiting(pages) == []
     assert user.client is not None and user.client.id in Client.instances  # it connected
 
