@@ -73,7 +73,8 @@ def choose_json(text: str, player: str) -> dict[str, Any]:
 
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    """Say what went wrong on one line (a driver's message may run to several) and exit 2."""
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
     return 2
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -20,6 +23,7 @@ from parcheesi.server.ratings import Ratings, shown
 from parcheesi.server.store import ActionRow, Store
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Wall:
@@ -203,3 +207,30 @@ async def test_a_merge_or_a_removal_rates_every_game_again(house):
     page = profile(ann, await ratings.results_of(person=ann.id),
                    await ratings.games_with(["game00000"]), everyone)
     assert page.games == 3 and page.history == {} and page.meetings == []
+
+
+async def test_the_ratings_command_rebuilds_the_same_leaderboard(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    store = Store(url)
+    people = People(store)
+    ann, _ = await people.add("Ann")
+    for n in range(6):
+        await finished_game(store, n, [Seat(0, HUMAN, name="Ann", person=ann.id),
+                                       *computers(["hard"], (2,))])
+    await store.close()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "parcheesi", "ratings", *args,
+                               "--database-url", url], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+
+    first, again = run(), run("--rebuild")
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    table = json.loads(first.stdout)
+    assert json.loads(again.stdout) == table
+    assert {row["person"] for row in table["ludo"]} == {"Ann", "Hard computer"}
+    assert all(row["games"] == 6 and not row["provisional"] for row in table["ludo"])
+    broken = run("--rebuild").args[:-1] + ["postgresql+psycopg://nobody@127.0.0.1:1/none"]
+    failed = subprocess.run(broken, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert failed.returncode == 2 and failed.stderr.count("\n") == 1, failed.stderr
+    assert failed.stdout == ""
