@@ -16,7 +16,11 @@ import math
 import pytest
 from conftest import PHONE_VIEWPORT
 from nicegui.testing import Screen
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver import ActionChains, Keys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -122,17 +126,30 @@ def shown(screen: Screen, testid: str) -> bool:
     return bool(found) and found[0].is_displayed()
 
 
+def click_once_settled(screen: Screen, testid: str) -> None:
+    """Click a control as soon as nothing lies over it: a dialog still opening scales its
+    content, so for a moment the point of one row can be another row's."""
+
+    def attempt() -> bool:
+        try:
+            by_testid(screen, testid).click()
+        except ElementClickInterceptedException:
+            return False
+        return True
+
+    until(screen, attempt, f"{testid} to take a click")
+
+
 def two_step_moves(screen: Screen) -> None:
     """Turn off "Move at once when a piece has one move" in the settings dialog: a tap on a
     piece then shows its options."""
     by_testid(screen, "settings").click()
     until(screen, lambda: shown(screen, "setting-one-tap"), "the settings dialog")
-    switch = by_testid(screen, "setting-one-tap")
-    assert switch.get_attribute("aria-checked") == "true"
-    switch.click()
+    assert by_testid(screen, "setting-one-tap").get_attribute("aria-checked") == "true"
+    click_once_settled(screen, "setting-one-tap")
     until(screen, lambda: by_testid(screen, "setting-one-tap").get_attribute("aria-checked")
           == "false", "the switch to turn off")
-    by_testid(screen, "settings-close").click()
+    click_once_settled(screen, "settings-close")
     until(screen, lambda: not shown(screen, "settings-dialog"), "the dialog to close")
 
 
