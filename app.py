@@ -50,6 +50,7 @@ def create_app(config: Config, clock: Clock = time.monotonic, *,
     app.on_startup(server.store.init)
     app.on_startup(lambda: start_background_work(server))
     app.on_startup(lambda: announce(config))
+    app.on_shutdown(server.ratings.close)
     app.on_shutdown(server.store.close)
     register(server)
     return server

@@ -158,6 +158,14 @@ class Ratings:
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
+    async def close(self) -> None:
+        """Stop the ratings under way (the server stops): a game left unrated is rated at the
+        next start, and no rating outlives the store it writes to."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def _done(self, task: asyncio.Task[int]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
