@@ -50,6 +50,7 @@ def create_app(config: Config, clock: Clock = time.monotonic, *,
     app.on_startup(server.store.init)
     app.on_startup(lambda: start_background_work(server))
     app.on_startup(lambda: announce(config))
+    app.on_shutdown(server.tournaments.close)
     app.on_shutdown(server.ratings.close)
     app.on_shutdown(server.store.close)
     register(server)
@@ -119,6 +120,7 @@ def start_background_work(server: Server) -> None:
     background_tasks.create(server.notice.watch(), name="database watch")
     background_tasks.create(server.watch.run(), name="turn clocks")
     server.ratings.soon()  # the games that finished while the server was down
+    server.tournaments.soon()  # and the tournaments they were tables of
     if threading.current_thread() is threading.main_thread():  # not under the test fixtures
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1,
                                                       lambda: report_memory(server))

@@ -21,6 +21,7 @@ from parcheesi.server.ratings import Ratings
 from parcheesi.server.rooms import Rooms
 from parcheesi.server.runner import ensure_runner, paced
 from parcheesi.server.store import Store
+from parcheesi.server.tournaments import Tournaments
 
 from .health import HealthNotice
 from .install import APP_NAME, ICONS
@@ -46,6 +47,7 @@ class Server:
     """Plays the moves whose turn clock ran out (started with the server)."""
     people: People
     ratings: Ratings
+    tournaments: Tournaments
     host_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses of the server's own machine: a page opened from one is the host's."""
 
@@ -59,12 +61,22 @@ class Server:
         hub = Hub(store, clock, wall)
         people = People(store, wall)
         ratings = Ratings(store, people)
-        hub.on_finish = lambda _: ratings.soon()
+        rooms = Rooms(store, hub, clock)
+
+        def computers(game: LiveGame) -> None:
+            ensure_runner(game, config.pace)
+
+        tournaments = Tournaments(store, rooms, people, ratings, computers)
+
+        def finished(game: LiveGame) -> None:
+            ratings.soon()
+            tournaments.game_over(game)
+
+        hub.on_finish = finished
         people.on_change.append(ratings.rebuild)
-        return cls(config, store, hub, Rooms(store, hub, clock), HealthNotice(store),
-                   ClockWatch(hub, paced_pause(config.pace),
-                              lambda game: ensure_runner(game, config.pace)),
-                   people, ratings)
+        return cls(config, store, hub, rooms, HealthNotice(store),
+                   ClockWatch(hub, paced_pause(config.pace), computers),
+                   people, ratings, tournaments)
 
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them

@@ -177,6 +177,11 @@ class Ratings:
         rows = await self._results(select(ResultRow).where(col(ResultRow.rated).is_(True)))
         return {(r.kind, r.person_id): (r.mu, r.sigma) for r in rows}
 
+    async def shown_ratings(self, kind: str) -> dict[str, int]:
+        """Person -> the rating the leaderboard shows for game ``kind`` (rated people only)."""
+        return {person: shown(mu, sigma) for (of, person), (mu, sigma)
+                in (await self._ratings()).items() if of == kind}
+
     async def _pending(self) -> list[GameRow]:
         async with self.store.session() as session:
             counted = select(FinishRow.game_id)

@@ -175,6 +175,10 @@ class Room:
     seat to a computer (:meth:`Rooms.create` sets it: by default the game's
     ``default_level``)."""
     game_id: str | None = None
+    tournament: str = ""
+    """The tournament whose table this is ("": none). Its seats are assigned, not claimed:
+    a person's seat goes to their browser (:meth:`Rooms.take_assigned`); nobody hosts it;
+    its computers play whether or not anyone watches."""
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     last_action_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     connections: dict[int, int] = field(default_factory=dict)
@@ -232,14 +236,15 @@ class Room:
                        house=house_text(self.house), clock=self.clock,
                        stand_in=self.stand_in, game_id=self.game_id,
                        seats=json.dumps([asdict(s) for s in self.seats.values()]),
-                       created_at=self.created_at, last_action_at=self.last_action_at)
+                       tournament=self.tournament, created_at=self.created_at,
+                       last_action_at=self.last_action_at)
 
     @classmethod
     def from_row(cls, row: RoomRow) -> Room:
         seats = {raw["colour"]: RoomSeat(**raw) for raw in json.loads(row.seats)}
         return cls(code=row.code, host=row.host, seats=seats, status=RoomStatus(row.status),
                    kind=row.kind, house=house_of(row.house), clock=row.clock,
-                   stand_in=row.stand_in, game_id=row.game_id,
+                   stand_in=row.stand_in, game_id=row.game_id, tournament=row.tournament,
                    created_at=_aware(row.created_at),
                    last_action_at=_aware(row.last_action_at))
 
@@ -689,7 +694,7 @@ class Rooms:
         if room.status != RoomStatus.PLAYING:
             return frozenset()
         return frozenset(s.colour for s in room.human_seats()
-                         if s.claimed and not room.connections.get(s.colour))
+                         if (s.claimed or s.person) and not room.connections.get(s.colour))
 
     def absent_for(self, room: Room, colour: int) -> float:
         """Seconds since the seat's last connection closed (0 while connected)."""
@@ -719,6 +724,33 @@ class Rooms:
         await self._reseat(room, colour, kind=COMPUTER, level=level, token_hash=None,
                            replaced_hash=room.seats[colour].token_hash, away=False,
                            person="")
+
+    async def take_assigned(self, room: Room, person: str) -> str | None:
+        """The seat token of ``person``'s seat at a tournament's table (None: not theirs).
+        Each call makes a new one, so the device that opened the table last plays it (a
+        person plays a table from one device at a time)."""
+        if not room.tournament or not person:
+            return None
+        seat = next((s for s in room.seats.values() if s.person == person), None)
+        if seat is None:
+            return None
+        token = secrets.token_urlsafe(32)
+        async with room.lock:
+            before = seat.token_hash
+            seat.token_hash = token_hash(token)
+            try:
+                await self._save(room)
+            except Exception:
+                seat.token_hash = before
+                raise
+        self._notify(room)
+        return token
+
+    async def stand_in(self, room: Room, colour: int) -> None:
+        """The room's stand-in computer plays a seat from now on, for itself (a tournament's
+        entrant taken out)."""
+        await self._reseat(room, colour, kind=COMPUTER, level=room.stand_in, person="",
+                           away=False)
 
     async def hand_over(self, room: Room, token: str | None) -> None:
         """A player lets a computer (the room's stand-in level) play their seat for a while;
@@ -837,6 +869,7 @@ class Rooms:
         now = self.clock()
         gone = [code for code, room in self.rooms.items()
                 if not room.listeners and not room.reaction_listeners
+                and not (room.tournament and room.status == RoomStatus.PLAYING)
                 and not any(room.connections.values())
                 and now - room.touched >= idle and not room.lock.locked()]
         for code in gone:
@@ -875,9 +908,9 @@ class Rooms:
                 task.add_done_callback(self._saved)
 
         # Computers play while a player of the room is connected (watchers do not count; a
-        # player who handed their seat to a computer does).
-        game.watch(on_action, lambda: any(room.connections.get(s.colour, 0) > 0
-                                          for s in room.seats.values() if s.claimed))
+        # player who handed their seat to a computer does); at a tournament's table, always.
+        game.watch(on_action, lambda: bool(room.tournament) or any(
+            room.connections.get(s.colour, 0) > 0 for s in room.seats.values() if s.claimed))
         room.watched = game
 
     def _saved(self, task: asyncio.Task[None]) -> None:

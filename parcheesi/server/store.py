@@ -148,6 +148,8 @@ class RoomRow(SQLModel, table=True):
     seat to a computer for a while."""
     seats: str
     """JSON list of seats with their token hashes (never the tokens) and readiness."""
+    tournament: str = Field(default="", max_length=8)
+    """The tournament whose table this room is ("": an ordinary room)."""
     created_at: datetime = Field(default_factory=_now)
     last_action_at: datetime = Field(default_factory=_now, index=True)
 
