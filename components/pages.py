@@ -51,6 +51,7 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
+from .tournament_page import tournament_page, tournament_tv_page, tournaments_page, your_tables
 from .turns import TURN_SCRIPT, your_games, your_games_list
 from .tv import Invitation, TvView, join_box
 from .unconnected import wait_for_socket
@@ -147,6 +148,31 @@ def register(server: Server) -> None:
         frame(server, f"People · {APP_NAME}")
         await person_page(server, person_id, lambda: reachable_base(server.config.port),
                           socket_connected)
+
+    @ui.page("/tournaments")
+    async def tournaments() -> None:
+        frame(server, f"Tournaments · {APP_NAME}")
+        await tournaments_page(server, socket_connected)
+
+    @ui.page("/t/{code}")
+    async def tournament(code: str) -> None:
+        frame(server, f"Tournament · {APP_NAME}")
+        await tournament_page(server, code, socket_connected)
+
+    @ui.page("/tv/t/{code}")
+    async def tournament_tv(code: str) -> None:
+        page_head(f"Tournament TV · {APP_NAME}")
+        server.notice.banner()
+        await tournament_tv_page(server, code, socket_connected)
+
+    @app.get("/t/{code}/results.json")
+    async def tournament_results(code: str) -> Response:
+        contest = await server.tournaments.get(code)
+        if contest is None:
+            return JSONResponse({"error": "There is no tournament with that code."},
+                                status_code=404)
+        return JSONResponse(server.tournaments.results(contest), headers={
+            "Content-Disposition": f'attachment; filename="tournament-{contest.code}.json"'})
 
     app.add_static_files(ICONS_URL, ICONS)
 
@@ -308,6 +334,7 @@ async def home_page(server: Server) -> None:
         page_heading(APP_NAME, hidden=True)
         ui.label(tagline()).classes("text-lg")
         who = ui.row().classes("w-full min-h-10")
+        tables_box = ui.column().classes("w-full gap-2 items-stretch")
         resume_box = ui.column().classes("w-full gap-2 items-stretch")
         ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
             'data-testid=new-game size=lg')
@@ -327,7 +354,10 @@ async def home_page(server: Server) -> None:
 
             code.on("keydown.enter", join)
             ui.button("Join", on_click=join).props('data-testid=join')
-        ui.link("How to play", "/rules").classes("touch-target justify-center")
+        with ui.row().classes("w-full justify-center gap-6"):
+            ui.link("How to play", "/rules").classes("touch-target")
+            ui.link("Tournaments", "/tournaments").classes("touch-target").props(
+                "data-testid=tournaments-link")
         # Last on the page: it comes once the socket is connected and moves nothing above it.
         games_box = ui.column().classes("w-full gap-2 items-stretch")
 
@@ -361,6 +391,11 @@ async def home_page(server: Server) -> None:
     if not await socket_connected():
         return
     await playing_as(server.people, who)
+    person = await this_person(server.people)
+    tables = await server.tournaments.tables_of(person.id) if person else []
+    if tables:
+        with tables_box:
+            your_tables(tables)
     entries = await your_games(server.store, rooms, game if local else None)
     online = [e.key for e in entries if e.key != "local"]
     if online:
@@ -519,6 +554,11 @@ async def room_page(server: Server, code: str) -> None:
         return
     token = await read_token(room.code)
     person = await this_person(server.people)
+    if room.tournament and person and room.colour_of(token) is None:
+        assigned = await rooms.take_assigned(room, person.id)  # a tournament seat is theirs
+        if assigned is not None:
+            token = assigned
+            await store_token(room.code, assigned)
     seat = {"token": token}
     rooms.connect(room, room.colour_of(token))
     # NiceGUI calls the disconnect handlers whenever the socket drops, also when the same page
@@ -605,11 +645,14 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
             "text-grey-8").props('data-testid=seat-replaced role=status')
     elif colour is None:
         ui.label("You are watching this room: all its seats are taken.").classes("text-grey-8")
-    guest = colour is not None and colour != room.host
+    guest = colour is not None and colour != room.host and not room.tournament
     seating = RoomSeating(rooms, room, token, game, colour)
-    view = TableView(seating, settings, lambda: ui.navigate.to("/new"), play_again,
-                     leave if guest else None, away=seating.away,
-                     rating_changes=server.ratings.changes)
+    view = TableView(seating, settings, lambda: ui.navigate.to("/new"),
+                     None if room.tournament else play_again, leave if guest else None,
+                     away=seating.away, rating_changes=server.ratings.changes)
+    if room.tournament:
+        ui.link("Back to the tournament", f"/t/{room.tournament}").classes(
+            "touch-target").props("data-testid=tournament-back")
     tv_link(room.code)
     table_tools(rooms, room, token, view)  # on the turn line: reactions, host, seat
     with header:

@@ -60,7 +60,7 @@ class TableView:
     """The widgets of one table, applying the :class:`Screen` its model describes."""
 
     def __init__(self, seating: Seating, settings: Settings,
-                 on_new_game: Callable[[], Any], on_play_again: Callable[[], Any],
+                 on_new_game: Callable[[], Any], on_play_again: Callable[[], Any] | None,
                  on_leave: Callable[[], Any] | None = None,
                  away: Callable[[], frozenset[int]] | None = None,
                  switch_seat: Switch | None = None,
@@ -70,6 +70,8 @@ class TableView:
         self.settings = settings
         self.on_new_game = on_new_game
         self.on_play_again = on_play_again
+        """Start the next game at the same seats (None: not offered, at a tournament's
+        table)."""
         self.on_leave = on_leave
         """Leave the room from the finish (a room's guests; None: no such choice)."""
         self.away = away or frozenset
@@ -561,8 +563,9 @@ class TableView:
                 background_tasks.create(self._show_changes(changes, self.rating_changes),
                                         name="rating changes")
             with ui.row().classes("gap-2 w-full"):
-                ui.button("Play again", on_click=self.on_play_again).props(
-                    'color=primary data-testid=play-again').classes("grow")
+                if self.on_play_again is not None:
+                    ui.button("Play again", on_click=self.on_play_again).props(
+                        'color=primary data-testid=play-again').classes("grow")
                 ui.button("New game", on_click=self.on_new_game).props(
                     'outline data-testid=winner-new-game').classes("grow")
                 if self.on_leave is not None:

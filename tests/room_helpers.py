@@ -37,8 +37,6 @@ from ui_helpers import (
 from components.lobby import TOKEN_PREFIX
 from components.server import Server
 from parcheesi.server.clocks import ClockWatch
-from parcheesi.server.live import Hub
-from parcheesi.server.rooms import Rooms
 from parcheesi.server.store import Store
 
 _JS_STRING = r'("(?:[^"\\]|\\.)*")'
@@ -95,12 +93,16 @@ async def restart_server(server: Server) -> Store:
     Returns the new store, which the caller closes."""
     old = server.rooms
     await stop_computers(server)
+    await server.tournaments.close()
+    await server.ratings.close()
     await server.store.close()
-    store = Store(server.config.database_url)
-    hub = Hub(store, server.hub.clock, server.hub.wall)
-    server.store, server.hub, server.rooms = store, hub, Rooms(store, hub, old.clock)
-    server.watch = ClockWatch(hub, server.watch.pause)
-    return store
+    fresh = Server.open(server.config, server.hub.clock, server.hub.wall)
+    fresh.rooms.clock = old.clock
+    server.store, server.hub, server.rooms = fresh.store, fresh.hub, fresh.rooms
+    server.people, server.ratings = fresh.people, fresh.ratings
+    server.tournaments = fresh.tournaments
+    server.watch = ClockWatch(fresh.hub, server.watch.pause)
+    return fresh.store
 
 
 async def stop_computers(server: Server) -> None:

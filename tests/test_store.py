@@ -27,7 +27,7 @@ from parcheesi.server.rooms import Rooms
 from parcheesi.server.store import Store, VersionConflict
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 """The newest schema revision (parcheesi/migrations/versions)."""
 SEATS = [Seat(colour=0, kind=HUMAN, name="Ann"), Seat(colour=2, kind=COMPUTER, level="easy")]
 
@@ -147,8 +147,16 @@ async def test_an_sqlite_action_waits_for_another_process_without_stopping_the_s
     await store.close()
 
 
+def drop_tournaments(connection: Any) -> None:
+    """Take the schema back to before tournaments (revision 0011)."""
+    connection.execute(text("DROP INDEX ix_tournaments_finished"))
+    connection.execute(text("DROP TABLE tournaments"))
+    connection.execute(text("ALTER TABLE rooms DROP COLUMN tournament"))
+
+
 def drop_people(connection: Any) -> None:
     """Take the schema back to before people and ratings (revision 0010)."""
+    drop_tournaments(connection)
     for table in ("results", "finishes", "server_settings", "person_links", "person_devices",
                   "people"):
         connection.execute(text(f"DROP TABLE {table}"))
@@ -262,6 +270,22 @@ async def test_rooms_from_before_room_kinds_play_parcheesi(database_url):
     reopened = Store(database_url)
     again = await Rooms(reopened, Hub(reopened)).get(room.code)
     assert again is not None and again.kind == "parcheesi" and again.house == ()
+    await reopened.close()
+
+
+async def test_rooms_from_before_tournaments_are_ordinary_rooms(database_url):
+    store = Store(database_url)
+    room, _ = await Rooms(store, Hub(store)).create(SEATS)
+    await store.close()
+    engine = create_engine(sync_url(database_url))
+    with engine.begin() as connection:  # the schema as a server before tournaments left it
+        drop_tournaments(connection)
+        connection.execute(text("UPDATE alembic_version SET version_num = '0011'"))
+    engine.dispose()
+    reopened = Store(database_url)
+    again = await Rooms(reopened, Hub(reopened)).get(room.code)
+    assert again is not None and again.tournament == "" and again.host == room.host
+    assert current_revision(database_url) == HEAD_REVISION
     await reopened.close()
 
 

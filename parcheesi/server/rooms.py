@@ -750,7 +750,8 @@ class Rooms:
         """The room's stand-in computer plays a seat from now on, for itself (a tournament's
         entrant taken out)."""
         await self._reseat(room, colour, kind=COMPUTER, level=room.stand_in, person="",
-                           away=False)
+                           away=False, token_hash=None,
+                           replaced_hash=room.seats[colour].token_hash)
 
     async def hand_over(self, room: Room, token: str | None) -> None:
         """A player lets a computer (the room's stand-in level) play their seat for a while;

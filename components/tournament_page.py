@@ -1,0 +1,294 @@
+"""The tournaments' pages: the list with the new-tournament form (``/tournaments``), a
+tournament's own page (``/t/{code}``: its bracket, its standings, every table with its room
+and TV view, the champion at the end) and its TV view (``/tv/t/{code}``: the same large, and
+the tables in progress with their boards small).
+
+The pages read a tournament as the server holds it and redraw whenever it moves on (a
+table's result, the next round drawn); the only thing they change is the host's taking an
+entrant out, which the server checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from nicegui import background_tasks, ui
+from nicegui.elements.mixins.text_element import TextElement
+
+from parcheesi.server.people import Person
+from parcheesi.server.tournament import Table, TournamentError
+from parcheesi.server.tournament.scoring import points
+from parcheesi.server.tournaments import Contest, Tournaments, YourTable
+
+from .person import this_person
+from .server import Server
+from .tournament_form import FORMAT_WORDS, TournamentForm
+
+Connected = Callable[[], Awaitable[bool]]
+
+
+def contest_title(contest: Contest) -> str:
+    """"Ludo knockout", "Parcheesi Swiss rounds"."""
+    return f"{contest.rules.title} {FORMAT_WORDS[contest.tournament.settings.format].lower()}"
+
+
+def round_name(contest: Contest, number: int) -> str:
+    """"Round 2", or "Final" for a knockout's table of one."""
+    tables = contest.tournament.rounds[number].tables
+    if contest.tournament.settings.format == "knockout" and len(tables) == 1 and number:
+        return "Final"
+    if contest.tournament.settings.format == "robin":
+        return f"Game {number + 1}"
+    return f"Round {number + 1}"
+
+
+def your_tables(tables: list[YourTable]) -> None:
+    """The tables waiting for this browser's person (the home page's *Your table is
+    ready*)."""
+    for table in tables:
+        with ui.card().classes("w-full").props("data-testid=your-table"):
+            ui.label("Your table is ready").classes("text-lg font-medium")
+            ui.label(f"{table.title} tournament {table.code}: round {table.round}, "
+                     f"table {table.table}").classes("text-sm")
+            ui.button("Go to your table",
+                      on_click=lambda t=table: ui.navigate.to(f"/room/{t.room}")).props(
+                "color=primary data-testid=your-table-open")
+
+
+async def tournaments_page(server: Server, connected: Connected) -> None:
+    """The tournaments of this server, newest first, and the form to make one."""
+    with ui.column().classes("w-full max-w-md mx-auto p-4 gap-3 items-stretch"):
+        TextElement(tag="h1", text="Tournaments").classes("text-2xl font-bold")
+        listing = ui.column().classes("w-full gap-2")
+        form_box = ui.column().classes("w-full")
+    rows = await server.tournaments.everything()
+    with listing:
+        if not rows:
+            ui.label("No tournaments yet.").classes("text-grey-8")
+        for row in rows:
+            contest = await server.tournaments.get(row.code)
+            if contest is None:
+                continue
+            state = "finished" if row.finished else (
+                f"round {len(contest.tournament.rounds)} under way")
+            ui.link(f"{contest_title(contest)} · {len(contest.tournament.entrants)} "
+                    f"entrants · {state}", f"/t/{row.code}").classes("touch-target").props(
+                f"data-testid=tournament-{row.code}")
+    if not await connected():
+        return
+    host = await this_person(server.people)
+    everyone = await server.people.everyone()
+
+    def open_form() -> None:
+        form_box.clear()
+        with form_box:
+            if host is None:
+                ui.label("Choose who you are on the home page first: a tournament is made "
+                         "by one of the people of this server.").props("role=status")
+            TournamentForm(server.tournaments, host, everyone)
+
+    with form_box:
+        ui.button("New tournament", on_click=open_form).props(
+            "color=primary size=lg data-testid=new-tournament").classes("w-full")
+
+
+async def tournament_page(server: Server, code: str, connected: Connected) -> None:
+    """One tournament, live."""
+    contest = await server.tournaments.get(code)
+    if contest is None:
+        _missing()
+        return
+    box = ui.column().classes("w-full max-w-5xl mx-auto p-3 gap-3")
+    if not await connected():
+        return
+    me = await this_person(server.people)
+    view = TournamentView(server.tournaments, contest, me, box)
+    view.follow()
+    view.draw()
+
+
+def _missing() -> None:
+    with ui.column().classes("w-full max-w-md mx-auto p-4"):
+        TextElement(tag="h1", text="Tournament").classes("text-2xl font-bold")
+        ui.label("There is no tournament with that code.").props(
+            "role=alert data-testid=tournament-missing")
+        ui.link("All tournaments", "/tournaments").classes("touch-target")
+
+
+class TournamentView:
+    """A tournament drawn in ``box`` for a person (``me``; None: a guest) or a TV (large,
+    with the tables in progress)."""
+
+    def __init__(self, tournaments: Tournaments, contest: Contest, me: Person | None,
+                 box: ui.element, tv: bool = False) -> None:
+        self.tournaments = tournaments
+        self.contest = contest
+        self.me = me
+        self.box = box
+        self.tv = tv
+
+    def follow(self) -> None:
+        """Redraw whenever the tournament moves on, until the page is gone."""
+        client = ui.context.client
+
+        def moved(_: Contest) -> None:
+            if not self.box.is_deleted:
+                background_tasks.create(self._redraw(), name="tournament redraw")
+
+        self.tournaments.subscribe(self.contest, moved)
+        client.on_delete(lambda: self.tournaments.unsubscribe(self.contest, moved))
+
+    async def _redraw(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        contest = self.contest
+        self.box.clear()
+        with self.box:
+            TextElement(tag="h1", text=contest_title(contest)).classes(
+                "tv-title" if self.tv else "text-2xl font-bold")
+            if not self.tv:
+                with ui.row().classes("gap-4 items-center"):
+                    ui.label(f"Code {contest.code}").classes("font-mono")
+                    ui.link("TV view", f"/tv/t/{contest.code}", new_tab=True).classes(
+                        "touch-target").props("data-testid=tournament-tv-link")
+                    ui.link("Download results", f"/t/{contest.code}/results.json").classes(
+                        "touch-target").props("data-testid=results-download")
+            self._champion()
+            self._mine()
+            with ui.element("div").classes("tournament-grid"):
+                self._bracket()
+                self._standings()
+            if self.tv:
+                self._boards()
+
+    def _champion(self) -> None:
+        winner = self.contest.champion
+        if winner is None:
+            return
+        with ui.card().classes("champion-card w-full items-center").props(
+                "data-testid=champion role=status"):
+            ui.label("🏆").classes("text-5xl").props("aria-hidden=true")
+            ui.label(f"{self.contest.name(winner)} is the champion!").classes(
+                "text-2xl font-bold")
+
+    def _mine(self) -> None:
+        """This person's table of the round under way, first."""
+        if self.me is None or self.tv:
+            return
+        for _, table, room in self.contest.playing():
+            if self.me.id in table.seats and self.me.id not in self.contest.withdrawn:
+                ui.button("Your table is ready: play", on_click=lambda r=room: ui.navigate.to(
+                    f"/room/{r}")).props("color=primary size=lg data-testid=your-table")
+
+    def _bracket(self) -> None:
+        contest = self.contest
+        with ui.element("section").classes("bracket").props(
+                'data-testid=bracket aria-label="Tables"'):
+            for number, round_ in enumerate(contest.tournament.rounds):
+                with ui.column().classes("bracket-round gap-2"):
+                    ui.label(round_name(contest, number)).classes("font-medium")
+                    for k, table in enumerate(round_.tables):
+                        self._table(number, k, table, contest.rooms[number][k])
+
+    def _table(self, number: int, k: int, table: Table, room: str) -> None:
+        contest = self.contest
+        card = ui.card().classes("bracket-table gap-1 p-2")
+        card.props.update({"data-testid": "bracket-table", "data-round": number + 1,
+                           "data-table": k + 1, "data-room": room})
+        seats = [e for e, _ in table.finish()] if table.played else list(table.seats)
+        scored = points(table) if table.played else {}
+        through = _going_through(contest, number, table)
+        with card:
+            ui.label(f"Table {k + 1}").classes("text-sm text-grey-8")
+            for position, entrant in enumerate(seats):
+                with ui.row().classes("items-center gap-2 no-wrap"):
+                    place = f"{position + 1}." if table.played else "·"
+                    ui.label(place).classes("w-6")
+                    label = ui.label(contest.name(entrant)).classes(
+                        "font-medium" if entrant in through else "")
+                    label.props.update({"data-entrant": contest.name(entrant)})
+                    if table.played:
+                        ui.label(f"{scored[entrant]} pts").classes("text-sm text-grey-8")
+            if not self.tv:
+                with ui.row().classes("gap-3"):
+                    words = "Replay" if table.played else "Watch"
+                    ui.link(words, f"/room/{room}").classes("touch-target")
+                    ui.link("TV", f"/tv/{room}", new_tab=True).classes("touch-target")
+
+    def _standings(self) -> None:
+        contest = self.contest
+        host = self.me is not None and self.me.id == contest.host and not contest.over
+        with ui.element("section").classes("standings-box"):
+            ui.label("Standings").classes("font-medium")
+            with ui.element("table").classes("standings").props("data-testid=standings"):
+                for rank, (entrant, score) in enumerate(contest.standings(), start=1):
+                    row = ui.element("tr").props("data-testid=standing-row")
+                    row.props.update({"data-entrant": contest.name(entrant),
+                                      "data-points": score})
+                    with row:
+                        _cell(str(rank))
+                        _cell(contest.name(entrant) + (" (out)" if entrant in
+                                                       contest.withdrawn else ""))
+                        _cell(f"{score} pts")
+                        if host and contest.is_person(entrant) and \
+                                entrant not in contest.withdrawn:
+                            with ui.element("td"):
+                                self._withdraw_button(entrant)
+
+    def _withdraw_button(self, entrant: str) -> None:
+        name = self.contest.name(entrant)
+
+        async def withdraw() -> None:
+            assert self.me is not None
+            try:
+                await self.tournaments.withdraw(self.contest.code, self.me.id, entrant)
+            except TournamentError as problem:
+                ui.notify(str(problem), type="negative")
+
+        ui.button("Take out", on_click=withdraw).props(
+            "flat dense no-caps").props.update({
+                "data-testid": f"withdraw-{name}",
+                "aria-label": f"Take {name} out: a computer plays their seats"})
+
+    def _boards(self) -> None:
+        """The tables in progress, each its room's TV view, small."""
+        playing = self.contest.playing()
+        if not playing:
+            return
+        with ui.element("div").classes("tv-tables"):
+            for k, _, room in playing:
+                frame = ui.element("iframe").classes("tv-table-frame")
+                frame.props.update({"src": f"/tv/{room}", "title": f"Table {k + 1}",
+                                    "loading": "lazy"})
+
+
+def _going_through(contest: Contest, number: int, table: Table) -> set[str]:
+    """The entrants of a knockout table who are seated in the next round."""
+    rounds = contest.tournament.rounds
+    if contest.tournament.settings.format != "knockout" or number + 1 >= len(rounds):
+        return set()
+    seated = {e for t in rounds[number + 1].tables for e in t.seats}
+    return seated & set(table.seats)
+
+
+def _cell(text: str) -> None:
+    with ui.element("td"):
+        ui.label(text)
+
+
+async def tournament_tv_page(server: Server, code: str, connected: Connected) -> None:
+    """The tournament for a TV: no header, the bracket and standings large, the tables in
+    progress with their boards small."""
+    ui.query("body").classes("tv-body")
+    contest = await server.tournaments.get(code)
+    if contest is None:
+        _missing()
+        return
+    box = ui.column().classes("w-full p-4 gap-4 tournament-tv")
+    if not await connected():
+        return
+    view = TournamentView(server.tournaments, contest, None, box, tv=True)
+    view.follow()
+    view.draw()
+
