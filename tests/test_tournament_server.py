@@ -187,3 +187,28 @@ async def test_a_swiss_at_tables_of_two_refuses_an_odd_field(site):
     with pytest.raises(TournamentError, match="even number"):
         await site.tournaments.create(people[0], Request(
             "ludo", Settings("swiss", table_size=2, rounds=2), tuple(people[:3])))
+
+
+async def test_computers_play_on_after_a_restart_in_the_middle_of_a_round(database_url):
+    """Nobody has a page open: the computers of a table play it out, and a server stopped
+    mid-game has them carry on from where the database says when it starts again."""
+    first = Site.open(database_url)
+    ann = (await first.people.add("Ann"))[0].id
+    contest = await first.tournaments.create(ann, Request(
+        "ludo", KNOCKOUT, (), ("easy",) * 4))  # Ann makes it; four computers play
+    game = await first.table_game(contest.rooms[0][0])
+    while game.version < 6:
+        game.changed.clear()
+        await game.changed.wait()
+    await first.close()
+    stopped_at = game.version
+    again = Site.open(database_url)
+    try:
+        assert await again.tournaments.resume() == 1
+        resumed = await again.table_game(contest.rooms[0][0])
+        assert resumed.version >= stopped_at
+        await play_out(resumed)
+        contest = await again.settled(contest, 1)
+        assert contest.over and contest.champion in {"easy-1", "easy-2", "easy-3", "easy-4"}
+    finally:
+        await again.close()
