@@ -74,8 +74,24 @@ def _text(element: Any, value: Any) -> bool:
     return value is None or (isinstance(value, str) and len(value) <= limit)
 
 
+NUMBER_TEXT = 32
+"""Characters a number field's text may have (a long one is not a number a person typed)."""
+
+
 def _number(element: Any, value: Any) -> bool:
-    return value is None or is_number(value)
+    """A number field's new value: Quasar sends the field's text ("7"; "" once cleared),
+    which NiceGUI reads with ``float``; a finite number within the field's bounds only."""
+    if value is None or value == "":
+        return True
+    if isinstance(value, str):
+        if len(value) > NUMBER_TEXT:
+            return False
+        try:
+            value = float(value)
+        except ValueError:
+            return False
+    low, high = element.props.get("min", -math.inf), element.props.get("max", math.inf)
+    return is_number(value) and low <= value <= high
 
 
 def _flag(element: Any, value: Any) -> bool:

@@ -45,6 +45,7 @@ async def elements(user: User) -> dict[str, Element]:
         made["select"] = ui.select(["one", "two"], value="one")
         made["slider"] = ui.slider(min=0, max=1, step=0.1, value=0.5)
         made["input"] = ui.input("Code").props("maxlength=12")
+        made["number"] = ui.number("Most people", min=1, max=50, precision=0)
         made["switch"] = ui.switch("On", value=True)
         made["expansion"] = ui.expansion("More")
         made["dialog"] = ui.dialog()
@@ -56,13 +57,15 @@ async def elements(user: User) -> dict[str, Element]:
 
 RIGHT: dict[str, list[Any]] = {
     "toggle": [0, 2], "radio": [1], "select": [{"value": 1, "label": "two"}, None],
-    "slider": [0, 0.3, 1], "input": ["ab12", "", None], "switch": [False, True],
+    "slider": [0, 0.3, 1], "input": ["ab12", "", None],
+    "number": ["7", "2.5", "", None, 12, 1.5], "switch": [False, True],
     "expansion": [True, False], "dialog": [False, True],
 }
 """What the browser sends each value element when a person changes it."""
 STILL_WRONG: dict[str, list[Any]] = {
     "toggle": [3, -1, 1.0, True], "radio": [2], "select": [1, {"value": 5}, [{"value": 0}]],
     "slider": [2, -0.1, float("inf"), float("nan"), True], "input": ["x" * 13, 12],
+    "number": ["seven", "nan", "inf", "1" * 40, "0", "51", 0, True, float("nan")],
     "switch": [0, 1, "true"], "expansion": [1], "dialog": ["open"],
 }
 """Values of roughly the right kind that Quasar never sends (out of range, a number for a
