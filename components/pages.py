@@ -51,7 +51,12 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
-from .tournament_page import tournament_page, tournament_tv_page, tournaments_page, your_tables
+from .tournament_page import (
+    follow_tables,
+    tournament_page,
+    tournament_tv_page,
+    tournaments_page,
+)
 from .turns import TURN_SCRIPT, your_games, your_games_list
 from .tv import Invitation, TvView, join_box
 from .unconnected import wait_for_socket
@@ -392,10 +397,8 @@ async def home_page(server: Server) -> None:
         return
     await playing_as(server.people, who)
     person = await this_person(server.people)
-    tables = await server.tournaments.tables_of(person.id) if person else []
-    if tables:
-        with tables_box:
-            your_tables(tables)
+    if person is not None:
+        await follow_tables(server.tournaments, person.id, tables_box)
     entries = await your_games(server.store, rooms, game if local else None)
     online = [e.key for e in entries if e.key != "local"]
     if online:

@@ -17,6 +17,7 @@ from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.server.people import Person
 from parcheesi.server.tournament import Table, TournamentError
+from parcheesi.server.tournament.knockout import shape
 from parcheesi.server.tournament.scoring import points
 from parcheesi.server.tournaments import Contest, Tournaments, YourTable
 
@@ -42,9 +43,29 @@ def round_name(contest: Contest, number: int) -> str:
     return f"Round {number + 1}"
 
 
+async def follow_tables(tournaments: Tournaments, person: str, box: ui.element) -> None:
+    """The tables waiting for ``person``, drawn in ``box`` (the home page's *Your table is
+    ready*), again whenever a tournament moves on (a round drawn) until the page goes."""
+
+    async def draw() -> None:
+        tables = await tournaments.tables_of(person)
+        if box.is_deleted:
+            return
+        box.clear()
+        with box:
+            your_tables(tables)
+
+    def moved(_: Contest) -> None:
+        if not box.is_deleted:
+            background_tasks.create(draw(), name="your tables")
+
+    tournaments.watch_all(moved)
+    ui.context.client.on_delete(lambda: tournaments.unwatch_all(moved))
+    await draw()
+
+
 def your_tables(tables: list[YourTable]) -> None:
-    """The tables waiting for this browser's person (the home page's *Your table is
-    ready*)."""
+    """The tables waiting for this browser's person."""
     for table in tables:
         with ui.card().classes("w-full").props("data-testid=your-table"):
             ui.label("Your table is ready").classes("text-lg font-medium")
@@ -190,6 +211,25 @@ class TournamentView:
                     ui.label(round_name(contest, number)).classes("font-medium")
                     for k, table in enumerate(round_.tables):
                         self._table(number, k, table, contest.rooms[number][k])
+            self._rounds_to_come()
+
+    def _rounds_to_come(self) -> None:
+        """A knockout's rounds not drawn yet, as many tables as each will have."""
+        contest = self.contest
+        settings = contest.tournament.settings
+        if settings.format != "knockout" or contest.over:
+            return
+        planned = shape(sum(not e.filler for e in contest.tournament.entrants),
+                        settings.table_size, settings.advance)
+        for number in range(len(contest.tournament.rounds), len(planned)):
+            with ui.column().classes("bracket-round gap-2"):
+                final = number == len(planned) - 1
+                ui.label("Final" if final else f"Round {number + 1}").classes("font-medium")
+                for k in range(planned[number][0]):
+                    with ui.card().classes("bracket-later p-2").props(
+                            "data-testid=bracket-later"):
+                        ui.label(f"Table {k + 1}").classes("text-sm text-grey-8")
+                        ui.label("Drawn when the round before ends").classes("text-sm")
 
     def _table(self, number: int, k: int, table: Table, room: str) -> None:
         contest = self.contest

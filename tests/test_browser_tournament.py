@@ -143,6 +143,7 @@ def test_a_knockout_of_four_people_and_four_computers_to_its_champion(
     ann.wait(lambda: len(ann.all("bracket-table")) == 2, "two tables of four")
     assert [t.get_attribute("data-round") for t in ann.all("bracket-table")] == ["1", "1"]
     assert len(ann.all("standing-row")) == 8
+    assert len(ann.all("bracket-later")) == 1  # the final, drawn once round 1 ends
     contest = on_server_loop(server.tournaments.get(code))
     assert contest is not None
     for name in PEOPLE:  # every person has a table of the first round
@@ -151,6 +152,7 @@ def test_a_knockout_of_four_people_and_four_computers_to_its_champion(
     play_round(phones, server, code, 1)
     ann.driver.get(f"http://localhost:{Screen.PORT}/t/{code}")
     ann.wait(lambda: len(ann.all("bracket-table")) == 3, "the final drawn")
+    assert not ann.all("bracket-later")
     # The server stops between the rounds; the final goes on after its start.
     store = on_server_loop(restart_server(server))
     try:

@@ -65,6 +65,9 @@ async def test_a_knockout_from_the_form_to_its_page_and_the_tables(app_server: S
     ann, ben = phones(), phones()
     await become(ann, "Ann")
     await become(ben, "Ben")
+    await ben.user.open("/")  # Ben's home page, open while Ann makes the tournament
+    await shown(ben.user, "who-am-i")
+    assert not elements(ben.user, "your-table")
     await open_form(ann)
     await choose(ann.user, "tournament-game", "ludo")
     await choose(ann.user, "tournament-format", "knockout")
@@ -79,9 +82,10 @@ async def test_a_knockout_from_the_form_to_its_page_and_the_tables(app_server: S
     tables = rows(ann.user, "bracket-table")
     assert [(t["data-round"], t["data-room"]) for t in tables] == [(1, contest.rooms[0][0])]
     assert [r["data-entrant"] for r in rows(ann.user, "standing-row")][:2] == ["Ann", "Ben"]
+    assert not elements(ann.user, "bracket-later")  # four entrants: the final only
     assert elements(ann.user, "withdraw-Ben") and not elements(ann.user, "champion")
-    # Ben finds the table on his home page; opening it gives him his seat (no claiming).
-    await ben.user.open("/")
+    # Ben, on his home page all along, is told his table is ready; opening it gives him
+    # his seat (no claiming).
     await shown(ben.user, "your-table")
     await click(ben.user, "your-table-open")
     await shown(ben.user, "tournament-back")

@@ -217,6 +217,7 @@ class Tournaments:
         self.start_computers = start_computers
         """Starts a table's computers (its runner): they play with nobody watching."""
         self.contests: dict[str, Contest] = {}
+        self.watchers: list[Callable[[Contest], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- making ---------------------------------------------------------------------------------
@@ -262,6 +263,7 @@ class Tournaments:
         log.info("tournament created", extra={"tournament": contest.code,
                                               "entrants": len(entrants)})
         await self._start_tables(contest)
+        self._notify(contest)
         return contest
 
     async def _entrants(self, rules: AnyRules, request: Request
@@ -348,8 +350,17 @@ class Tournaments:
         if listener in contest.listeners:
             contest.listeners.remove(listener)
 
+    def watch_all(self, listener: Callable[[Contest], None]) -> None:
+        """Tell ``listener`` whenever any tournament moves on (a home page, for *Your table
+        is ready*)."""
+        self.watchers.append(listener)
+
+    def unwatch_all(self, listener: Callable[[Contest], None]) -> None:
+        if listener in self.watchers:
+            self.watchers.remove(listener)
+
     def _notify(self, contest: Contest) -> None:
-        for listener in list(contest.listeners):
+        for listener in [*contest.listeners, *self.watchers]:
             listener(contest)
 
     # --- moving on ------------------------------------------------------------------------------
