@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlmodel import select
 from tournament_helpers import Site, play_out
 
-from parcheesi.server.live import COMPUTER, HUMAN
-from parcheesi.server.rooms import RoomStatus
+from parcheesi.server.live import COMPUTER, HUMAN, Seat
+from parcheesi.server.rooms import RoomStatus, expired
 from parcheesi.server.store import GameRow, RoomRow
 from parcheesi.server.tournament import Settings, TournamentError
 from parcheesi.server.tournaments import NO_HOST, Request, TournamentRow
@@ -212,3 +213,20 @@ async def test_computers_play_on_after_a_restart_in_the_middle_of_a_round(databa
         assert contest.over and contest.champion in {"easy-1", "easy-2", "easy-3", "easy-4"}
     finally:
         await again.close()
+
+
+async def test_a_tournament_table_never_expires(site):
+    """Rooms nobody plays in for 30 days are deleted; a tournament's tables stay (its page
+    and results name them, and its next round waits for them)."""
+    people = await four_people(site)
+    contest = await site.tournaments.create(people[0], knockout(people))
+    ordinary, _ = await site.rooms.create(
+        [Seat(0, HUMAN, name="Ann", person=people[0]), Seat(2, COMPUTER, "easy")])
+    later = datetime.now(UTC) + timedelta(days=31)
+    assert await site.rooms.cleanup(now=later) == 1
+    codes = {row.code for row in await stored_rooms(site)}
+    assert codes == set(contest.rooms[0]) and ordinary.code not in codes
+    room = await site.rooms.get(contest.rooms[0][0])
+    assert room is not None
+    room.last_action_at = later - timedelta(days=62)
+    assert not expired(room)

@@ -290,7 +290,9 @@ class RoomSeating:
 
 
 def expired(room: Room) -> bool:
-    return datetime.now(UTC) - room.last_action_at > EXPIRY
+    """Whether nobody played in the room for :data:`EXPIRY` (a tournament's table never
+    expires: its tournament waits for it)."""
+    return not room.tournament and datetime.now(UTC) - room.last_action_at > EXPIRY
 
 
 def _aware(moment: datetime) -> datetime:

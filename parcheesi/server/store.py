@@ -641,11 +641,12 @@ class Store:
     async def delete_rooms_before(self, cutoff: datetime) -> list[str]:
         """Delete rooms idle since before ``cutoff``, with their games and actions. A room's
         last action is its own row's or its game's, whichever is later (a move its turn clock
-        made while nobody had the room open counts, though the room's row is not written)."""
+        made while nobody had the room open counts, though the room's row is not written).
+        A tournament's tables are kept: the tournament's page and results name them."""
         recent = select(GameRow.id).where(col(GameRow.updated_at) >= cutoff)
         async with self.write_session() as session:
             rows = (await session.exec(select(RoomRow).where(
-                col(RoomRow.last_action_at) < cutoff,
+                col(RoomRow.last_action_at) < cutoff, col(RoomRow.tournament) == "",
                 or_(col(RoomRow.game_id).is_(None),
                     col(RoomRow.game_id).not_in(recent))))).all()
             codes = [row.code for row in rows]
