@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from nicegui import background_tasks, ui
 from nicegui.elements.mixins.text_element import TextElement
 
+from parcheesi.server.clocks import clock_words
 from parcheesi.server.people import Person
 from parcheesi.server.tournament import Table, TournamentError
 from parcheesi.server.tournament.knockout import shape
@@ -31,6 +32,23 @@ Connected = Callable[[], Awaitable[bool]]
 def contest_title(contest: Contest) -> str:
     """"Ludo knockout", "Parcheesi Swiss rounds"."""
     return f"{contest.rules.title} {FORMAT_WORDS[contest.tournament.settings.format].lower()}"
+
+
+def settings_words(contest: Contest) -> str:
+    """How the tournament is played, in one line: "Tables of 4, the first 2 go through ·
+    no turn clock · house rules: Stars"."""
+    settings = contest.tournament.settings
+    if settings.format == "knockout":
+        words = [f"Tables of {settings.table_size}, the first {settings.advance} go through"]
+    elif settings.format == "swiss":
+        words = [f"{settings.rounds} rounds at tables of up to {settings.table_size}"]
+    else:
+        words = [f"{settings.rounds} games at one table"]
+    words.append(clock_words(contest.clock))
+    if contest.house:
+        names = contest.rules.look.house_words
+        words.append("house rules: " + ", ".join(names[h][0] for h in contest.house))
+    return " · ".join(words)
 
 
 def round_name(contest: Contest, number: int) -> str:
@@ -168,6 +186,8 @@ class TournamentView:
         with self.box:
             TextElement(tag="h1", text=contest_title(contest)).classes(
                 "tv-title" if self.tv else "text-2xl font-bold")
+            ui.label(settings_words(contest)).classes("text-sm text-grey-8").props(
+                "data-testid=tournament-settings")
             if not self.tv:
                 with ui.row().classes("gap-4 items-center"):
                     ui.label(f"Code {contest.code}").classes("font-mono")

@@ -83,6 +83,7 @@ async def test_a_knockout_from_the_form_to_its_page_and_the_tables(app_server: S
     assert [(t["data-round"], t["data-room"]) for t in tables] == [(1, contest.rooms[0][0])]
     assert [r["data-entrant"] for r in rows(ann.user, "standing-row")][:2] == ["Ann", "Ben"]
     assert not elements(ann.user, "bracket-later")  # four entrants: the final only
+    await ann.user.should_see("Tables of 4, the first 2 go through · no turn clock")
     assert elements(ann.user, "withdraw-Ben") and not elements(ann.user, "champion")
     # Ben, on his home page all along, is told his table is ready; opening it gives him
     # his seat (no claiming).
