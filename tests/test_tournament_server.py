@@ -230,3 +230,29 @@ async def test_a_tournament_table_never_expires(site):
     assert room is not None
     room.last_action_at = later - timedelta(days=62)
     assert not expired(room)
+
+
+async def test_a_database_failing_as_a_table_ends_delays_the_next_round_only(
+        site, monkeypatch):
+    people = await four_people(site)
+    contest = await site.tournaments.create(people[0], knockout(people))
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    site.tournaments.sleep = pause
+    room = site.store.room
+    failures = iter([True, True, False])
+
+    async def flaky(code: str):
+        if next(failures, False):
+            raise OSError("database is locked")
+        return await room(code)
+
+    await play_out(await site.table_game(contest.rooms[0][0]))
+    await site.settled(contest, 1)
+    monkeypatch.setattr(site.store, "room", flaky)
+    await play_out(await site.table_game(contest.rooms[0][1]))
+    contest = await site.settled(contest, 2)
+    assert len(contest.tournament.rounds) == 2 and pauses == [0.5, 1.0]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -61,6 +61,10 @@ log = logging.getLogger(__name__)
 
 ENTRANTS_LIMIT = 64
 """Entrants one tournament takes at most (a family's or a club's night, not a league)."""
+RETRY_FIRST = 0.5
+RETRY_MAX = 30.0
+"""Seconds between tries to settle a tournament the database refused: doubling from the
+first to the largest."""
 SETTLE_TRIES = 3
 """Times a tournament is read and settled again when another process moved it on first."""
 NO_HOST = -1
@@ -209,13 +213,16 @@ class Tournaments:
     """Every tournament of this server."""
 
     def __init__(self, store: Store, rooms: Rooms, people: People, ratings: Ratings,
-                 start_computers: Callable[[LiveGame], None] = lambda _: None) -> None:
+                 start_computers: Callable[[LiveGame], None] = lambda _: None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.store = store
         self.rooms = rooms
         self.people = people
         self.ratings = ratings
         self.start_computers = start_computers
         """Starts a table's computers (its runner): they play with nobody watching."""
+        self.sleep = sleep
+        """Waits between tries to settle (tests pass their own)."""
         self.contests: dict[str, Contest] = {}
         self.watchers: list[Callable[[Contest], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -380,15 +387,26 @@ class Tournaments:
         task.add_done_callback(self._done)
 
     async def _settle_room(self, room_code: str) -> None:
-        row = await self.store.room(room_code)
-        if row is not None and row.tournament:
-            await self.settle(row.tournament)
+        """Settle the tournament the room is a table of; should the database fail, try
+        again with a growing pause until it works (no round waits for a restart)."""
+        pause = RETRY_FIRST
+        while True:
+            try:
+                row = await self.store.room(room_code)
+                if row is not None and row.tournament:
+                    await self.settle(row.tournament)
+                return
+            except Exception as error:  # the database may be back at the next try
+                log.warning("settling a tournament failed; trying again", extra={
+                    "room": room_code, "reason": str(error)[:200]})
+            await self.sleep(pause)
+            pause = min(RETRY_MAX, pause * 2)
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("settling a tournament failed (it is settled again at the next "
-                      "start)", exc_info=task.exception())
+            log.error("a tournament task failed (its tournaments are settled again at the "
+                      "next start)", exc_info=task.exception())
 
     async def close(self) -> None:
         """Stop settling (at shutdown): whatever was not written is settled at the next
