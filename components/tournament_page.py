@@ -30,7 +30,7 @@ Connected = Callable[[], Awaitable[bool]]
 
 
 def contest_title(contest: Contest) -> str:
-    """"Ludo knockout", "Parcheesi Swiss rounds"."""
+    """The game's name and the format: "<game> knockout", "<game> Swiss rounds"."""
     return f"{contest.rules.title} {FORMAT_WORDS[contest.tournament.settings.format].lower()}"
 
 

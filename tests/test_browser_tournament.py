@@ -62,10 +62,15 @@ def phones(screen: Screen, nicegui_chrome_options: webdriver.ChromeOptions
 def pick(phone: Phone, testid: str, option: str) -> None:
     """Choose ``option`` in the select ``testid``."""
     phone.click(testid)
-    phone.wait(lambda: any(o.text.strip() == option for o in phone.driver.find_elements(
-        By.CSS_SELECTOR, ".q-menu .q-item")), f"{option} in {testid}")
-    next(o for o in phone.driver.find_elements(By.CSS_SELECTOR, ".q-menu .q-item")
-         if o.text.strip() == option).click()
+
+    def chosen() -> bool:  # a menu item redrawn under the look is looked for again
+        for item in phone.driver.find_elements(By.CSS_SELECTOR, ".q-menu .q-item"):
+            if item.text.strip() == option:
+                item.click()
+                return True
+        return False
+
+    phone.wait(chosen, f"{option} in {testid}")
 
 
 def make_knockout(ann: Phone) -> str:
