@@ -300,7 +300,7 @@ def test_decisions_depend_on_the_position_only_not_on_earlier_lookups():
     from parcheesi.games.parcheesi.turns import combined_moves, legal_steps
 
     checked = 0
-    for seed in range(8):
+    for seed in range(3):
         game = Game((0, 2), seed)
         while game.state.phase is not Phase.OVER:
             state = game.state
