@@ -108,8 +108,8 @@ async def tournaments_page(server: Server, connected: Connected) -> None:
             contest = await server.tournaments.get(row.code)
             if contest is None:
                 continue
-            state = "finished" if row.finished else (
-                f"round {len(contest.tournament.rounds)} under way")
+            state = (f"won by {contest.name(contest.champion)}" if contest.champion
+                     else f"round {len(contest.tournament.rounds)} under way")
             ui.link(f"{contest_title(contest)} · {len(contest.tournament.entrants)} "
                     f"entrants · {state}", f"/t/{row.code}").classes("touch-target").props(
                 f"data-testid=tournament-{row.code}")

@@ -116,7 +116,10 @@ async def test_a_knockout_from_the_form_to_its_page_and_the_tables(app_server: S
     await until(lambda: contest.over, "the final recorded")
     await ann.user.open(f"/t/{contest.code}")
     await shown(ann.user, "champion")
-    await ann.user.should_see(f"{contest.name(contest.champion or '')} is the champion!")
+    champion = contest.name(contest.champion or "")
+    await ann.user.should_see(f"{champion} is the champion!")
+    await ann.user.open("/tournaments")
+    await ann.user.should_see(f"Ludo knockout · 4 entrants · won by {champion}")
     answer = (await ann.user.http_client.get(f"/t/{contest.code}/results.json")).json()
     missing = await ann.user.http_client.get("/t/NOPE2345/results.json")
     assert answer["champion"] == contest.champion and answer["names"][ben_id] == "Ben"
