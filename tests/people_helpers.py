@@ -22,7 +22,7 @@ def game_id(n: int) -> str:
     return f"{n:032x}"
 
 
-async def finished_game(store: Store, n: int, seats: list[Seat], kind: str) -> str:
+async def finished_game(store: Store, n: int, seats: list[Seat], kind: str = "ludo") -> str:
     """Store a finished game of random moves whose seats are ``seats``, finished ``n``
     minutes after :data:`START`; returns its id."""
     row = committed_row(kind, tuple(s.colour for s in seats), n)

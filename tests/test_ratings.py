@@ -7,22 +7,20 @@ import json
 import random
 import subprocess
 import sys
-from dataclasses import asdict
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
-from record_helpers import committed_row, play_random
+from people_helpers import START, finished_game, game_id
 
 from parcheesi.core.registry import rules_for
 from parcheesi.server.leaderboard import leaderboard, profile
 from parcheesi.server.live import COMPUTER, HUMAN, Seat
 from parcheesi.server.people import LINK_MINUTES, People, PersonError
 from parcheesi.server.ratings import Ratings, shown
-from parcheesi.server.store import ActionRow, Store
+from parcheesi.server.store import Store
 
-START = datetime(2026, 1, 1, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -32,22 +30,6 @@ class Wall:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-async def finished_game(store: Store, n: int, seats: list[Seat], kind: str = "ludo") -> str:
-    """Store a finished game of random moves whose seats are ``seats`` (finished ``n``
-    minutes after the start)."""
-    row = committed_row(kind, tuple(s.colour for s in seats), n)
-    row.id = f"game{n:05d}"
-    row.seats = json.dumps([asdict(s) for s in seats])
-    actions, _ = play_random(row, n)
-    row.finished, row.finished_at = True, START + timedelta(minutes=n)
-    await store.create_game(row)
-    async with store.write_session() as session:
-        session.add_all([ActionRow(game_id=row.id, index=k, action=json.dumps(a))
-                         for k, a in enumerate(actions)])
-        await session.commit()
-    return row.id
 
 
 def computers(levels: list[str], colours: tuple[int, ...]) -> list[Seat]:
@@ -205,7 +187,7 @@ async def test_a_merge_or_a_removal_rates_every_game_again(house):
     assert [(n, g) for n, _, g in await board(ratings, people, "ludo")] == [("Ann", 3)]
     everyone = {p.id: p for p in await people.everyone(computers=True)}
     page = profile(ann, await ratings.results_of(person=ann.id),
-                   await ratings.games_with(["game00000"]), everyone)
+                   await ratings.games_with([game_id(0)]), everyone)
     assert page.games == 3 and page.history == {} and page.meetings == []
 
 
