@@ -85,12 +85,13 @@ async def follow_tables(tournaments: Tournaments, person: str, box: ui.element) 
 def your_tables(tables: list[YourTable]) -> None:
     """The tables waiting for this browser's person."""
     for table in tables:
-        with ui.card().classes("w-full").props("data-testid=your-table"):
+        go = f"/room/{table.room}"
+        with ui.card().classes("w-full cursor-pointer").props(
+                "data-testid=your-table").on("click", lambda g=go: ui.navigate.to(g)):
             ui.label("Your table is ready").classes("text-lg font-medium")
             ui.label(f"{table.title} tournament {table.code}: round {table.round}, "
                      f"table {table.table}").classes("text-sm")
-            ui.button("Go to your table",
-                      on_click=lambda t=table: ui.navigate.to(f"/room/{t.room}")).props(
+            ui.button("Go to your table", on_click=lambda g=go: ui.navigate.to(g)).props(
                 "color=primary data-testid=your-table-open")
 
 
