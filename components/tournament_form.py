@@ -51,6 +51,8 @@ class TournamentForm:
         self.entered: set[str] = {host.id} if host else set()
         self.computers = 0
         self.level = self.rules.default_level
+        self.filler = self.rules.table_levels[0]
+        """The level of the computers that fill a knockout round's empty seats."""
         with ui.card().classes("w-full gap-3").props("data-testid=tournament-form"):
             ui.label("New tournament").classes("text-lg font-medium")
             ui.select({k: r.title for k, r in games().items()}, value=self.kind, label="Game",
@@ -88,6 +90,7 @@ class TournamentForm:
     def _set_game(self, kind: str) -> None:
         self.kind, self.house = kind, set()
         self.level = self.rules.default_level
+        self.filler = self.rules.table_levels[0]
         self._draw_game()
         self._draw_format()
 
@@ -120,7 +123,7 @@ class TournamentForm:
         self.format_box.clear()
         with self.format_box:
             ui.label(FORMAT_HELP[self.format]).classes("text-sm text-grey-8")
-            with ui.row().classes("w-full gap-2 no-wrap"):
+            with ui.row().classes("w-full gap-2"):
                 if self.format != "robin":
                     ui.select([2, 3, 4], value=self.table_size, label="Table size",
                               on_change=lambda e: setattr(self, "table_size", e.value)).props(
@@ -129,6 +132,10 @@ class TournamentForm:
                     ui.select([1, 2, 3], value=self.advance, label="Go through",
                               on_change=lambda e: setattr(self, "advance", e.value)).props(
                         'data-testid=tournament-advance').classes("grow")
+                    ui.select({lv: lv.title() for lv in self.rules.table_levels},
+                              value=self.filler, label="Empty seats",
+                              on_change=lambda e: setattr(self, "filler", e.value)).props(
+                        'data-testid=tournament-filler').classes("grow")
                 else:
                     ui.select(list(range(1, ROUNDS_LIMIT + 1)), value=self.rounds,
                               label="Rounds" if self.format == "swiss" else "Games",
@@ -140,7 +147,8 @@ class TournamentForm:
         tournament)."""
         computers = self.computers
         if self.format == "knockout":
-            settings = Settings(self.format, table_size=self.table_size, advance=self.advance)
+            settings = Settings(self.format, table_size=self.table_size, advance=self.advance,
+                                filler=self.filler)
         else:
             settings = Settings(self.format, table_size=self.table_size if self.format ==
                                 "swiss" else 4, rounds=self.rounds)

@@ -131,3 +131,21 @@ async def test_an_unknown_tournament_says_so(app_server: Server, user: User):
     assert text(user, "tournament-missing") == "There is no tournament with that code."
     await user.open("/tv/t/NOPE2345")
     await shown(user, "tournament-missing")
+
+
+async def test_a_knockout_short_of_players_is_filled_at_the_level_chosen(
+        app_server: Server, phones):
+    ann = phones()
+    await become(ann, "Ann")
+    await open_form(ann)
+    await choose(ann.user, "tournament-game", "ludo")
+    await choose(ann.user, "tournament-computers", 4)  # five entrants at tables of four
+    await choose(ann.user, "tournament-filler", "hard")
+    await click(ann.user, "start-tournament")
+    await shown(ann.user, "bracket")
+    [row] = await app_server.tournaments.everything()
+    contest = await app_server.tournaments.get(row.code)
+    assert contest is not None
+    fillers = [e for e in contest.tournament.entrants if e.filler]
+    assert len(fillers) == 3 and {e.level for e in fillers} == {"hard"}
+    assert len(elements(ann.user, "bracket-table")) == 2
