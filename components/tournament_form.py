@@ -28,6 +28,9 @@ FORMAT_HELP = {
 }
 COMPUTERS_LIMIT = 32
 """Computer entrants the form offers at most."""
+FIELD = "flex: 1 1 7.5rem; min-width: 7.5rem"
+"""A small field of the form: side by side where they fit, one under another on a narrow
+phone, never so narrow that its label is cut."""
 ROUNDS_LIMIT = 12
 """Swiss rounds (round robin games) the form offers at most."""
 
@@ -72,7 +75,7 @@ class TournamentForm:
                     ui.checkbox(person.name, value=person.id in self.entered,
                                 on_change=lambda e, p=person.id: self._enter(p, e.value)
                                 ).props.update({"data-testid": f"tournament-entrant-{person.name}"})
-            self.computer_box = ui.row().classes("w-full items-end gap-2 no-wrap")
+            self.computer_box = ui.row().classes("w-full items-end gap-2")
             self.error = ui.label("").classes("text-negative").props(
                 "role=alert data-testid=tournament-error")
             ui.button("Start the tournament", on_click=self.start).props(
@@ -113,10 +116,10 @@ class TournamentForm:
             ui.select(list(range(COMPUTERS_LIMIT + 1)), value=self.computers,
                       label="Computers",
                       on_change=lambda e: setattr(self, "computers", e.value)).props(
-                'data-testid=tournament-computers').classes("w-32")
+                'data-testid=tournament-computers').style(FIELD)
             ui.select({lv: lv.title() for lv in self.rules.table_levels}, value=self.level,
                       label="Their level", on_change=lambda e: setattr(self, "level", e.value)
-                      ).props('data-testid=tournament-computer-level').classes("grow")
+                      ).props('data-testid=tournament-computer-level').style(FIELD)
 
     def _draw_format(self) -> None:
         """The numbers the format chosen asks for."""
@@ -127,20 +130,20 @@ class TournamentForm:
                 if self.format != "robin":
                     ui.select([2, 3, 4], value=self.table_size, label="Table size",
                               on_change=lambda e: setattr(self, "table_size", e.value)).props(
-                        'data-testid=tournament-table-size').classes("grow")
+                        'data-testid=tournament-table-size').style(FIELD)
                 if self.format == "knockout":
                     ui.select([1, 2, 3], value=self.advance, label="Go through",
                               on_change=lambda e: setattr(self, "advance", e.value)).props(
-                        'data-testid=tournament-advance').classes("grow")
+                        'data-testid=tournament-advance').style(FIELD)
                     ui.select({lv: lv.title() for lv in self.rules.table_levels},
                               value=self.filler, label="Empty seats",
                               on_change=lambda e: setattr(self, "filler", e.value)).props(
-                        'data-testid=tournament-filler').classes("grow")
+                        'data-testid=tournament-filler').style(FIELD)
                 else:
                     ui.select(list(range(1, ROUNDS_LIMIT + 1)), value=self.rounds,
                               label="Rounds" if self.format == "swiss" else "Games",
                               on_change=lambda e: setattr(self, "rounds", e.value)).props(
-                        'data-testid=tournament-rounds').classes("grow")
+                        'data-testid=tournament-rounds').style(FIELD)
 
     def request(self) -> Request:
         """What the form asks for (:class:`TournamentError` for numbers that make no
