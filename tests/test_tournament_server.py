@@ -170,6 +170,8 @@ async def test_an_entrant_taken_out_is_played_by_the_stand_in(site):
     (dict(house=("no-such-rule",)), "no-such-rule"),
     (dict(clock=7), "turn clock"),
     (dict(people=("nobody",)), "not on this server"),
+    (dict(computers=("easy",) * 63), "at most 64 entrants"),
+    (dict(settings=Settings("knockout", filler="wizard")), "not 'wizard'"),
 ])
 async def test_bad_requests_are_refused_with_nothing_made(site, change, message):
     people = await four_people(site)
@@ -180,6 +182,8 @@ async def test_bad_requests_are_refused_with_nothing_made(site, change, message)
         await site.tournaments.create(people[0], Request(**values))
     with pytest.raises(TournamentError, match="Choose who you are"):
         await site.tournaments.create("", knockout(people))
+    with pytest.raises(TournamentError, match="entered twice"):
+        await site.tournaments.create(people[0], knockout([*people, people[0]]))
     assert await stored_rooms(site) == [] and await site.tournaments.everything() == []
 
 

@@ -237,19 +237,7 @@ class Tournaments:
         if not host or await self.people.get(host) is None:
             raise TournamentError("Choose who you are first: a tournament is made by one of "
                                   "the people of this server.")
-        rules = _rules(request.kind, request.house)
-        if request.clock not in TURN_CLOCKS:
-            raise TournamentError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or "
-                                  "1 day.")
-        for level in (*request.computers, *(
-                [request.settings.filler] if request.settings.filler else [])):
-            if level not in rules.table_levels:
-                raise TournamentError(f"{rules.title}'s computers are "
-                                      f"{', '.join(rules.table_levels)}, not {level!r}.")
-        if len(set(request.people)) != len(request.people):
-            raise TournamentError("A person is entered twice.")
-        if len(request.people) + len(request.computers) > ENTRANTS_LIMIT:
-            raise TournamentError(f"A tournament takes at most {ENTRANTS_LIMIT} entrants.")
+        rules = _checked(request)
         entrants, names = await self._entrants(rules, request)
         settings = request.settings
         if settings.format == "knockout" and settings.filler is None:
@@ -615,13 +603,26 @@ _UNRATED = 1000
 """The seeding rating of an entrant with no rated game (what the leaderboard shows)."""
 
 
-def _rules(kind: str, house: Sequence[str]) -> AnyRules:
-    """The game's rules, once the game and its house rules are known to be good."""
+def _checked(request: Request) -> AnyRules:
+    """The game's rules, once everything ``request`` names is known to be playable: the
+    game and its house rules, the turn clock, the computers' levels, entrants listed once
+    and not too many."""
     try:
-        rules = rules_for(kind)
-        rules.new_state(rules.colour_sets(2)[0], tuple(house))
+        rules = rules_for(request.kind)
+        rules.new_state(rules.colour_sets(2)[0], tuple(request.house))
     except (KeyError, ValueError) as error:
         raise TournamentError(str(error).strip("'\"")) from None
+    if request.clock not in TURN_CLOCKS:
+        raise TournamentError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or 1 day.")
+    filler = request.settings.filler
+    for level in (*request.computers, *([filler] if filler else [])):
+        if level not in rules.table_levels:
+            raise TournamentError(f"{rules.title}'s computers are "
+                                  f"{', '.join(rules.table_levels)}, not {level!r}.")
+    if len(set(request.people)) != len(request.people):
+        raise TournamentError("A person is entered twice.")
+    if len(request.people) + len(request.computers) > ENTRANTS_LIMIT:
+        raise TournamentError(f"A tournament takes at most {ENTRANTS_LIMIT} entrants.")
     return rules
 
 
