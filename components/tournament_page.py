@@ -138,7 +138,7 @@ async def tournament_page(server: Server, code: str, connected: Connected) -> No
     if contest is None:
         _missing()
         return
-    box = ui.column().classes("w-full max-w-5xl mx-auto p-3 gap-3")
+    box = ui.column().classes("tournament-page w-full max-w-5xl mx-auto p-3 gap-3")
     if not await connected():
         return
     me = await this_person(server.people)
@@ -225,8 +225,9 @@ class TournamentView:
 
     def _bracket(self) -> None:
         contest = self.contest
+        # Focusable: on a narrow screen its rounds scroll sideways, also by the keyboard.
         with ui.element("section").classes("bracket").props(
-                'data-testid=bracket aria-label="Tables"'):
+                'data-testid=bracket aria-label="Tables" tabindex=0'):
             for number, round_ in enumerate(contest.tournament.rounds):
                 with ui.column().classes("bracket-round gap-2"):
                     ui.label(round_name(contest, number)).classes("font-medium")
@@ -310,7 +311,7 @@ class TournamentView:
         ui.button("Take out", on_click=withdraw).props(
             "flat dense no-caps").props.update({
                 "data-testid": f"withdraw-{name}",
-                "aria-label": f"Take {name} out: a computer plays their seats"})
+                "aria-label": f"Take out {name}: a computer plays their seats"})
 
     def _boards(self) -> None:
         """The tables in progress, each its room's TV view, small."""

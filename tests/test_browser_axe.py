@@ -37,8 +37,11 @@ from test_browser_table import (
 )
 
 from components.lobby import token_key
+from components.person import ASKED_KEY, PERSON_KEY
 from components.server import Server
 from parcheesi.server.live import HUMAN, Seat
+from parcheesi.server.tournament import Settings
+from parcheesi.server.tournaments import Request
 from tests.chart_helpers import store_finished_game
 
 pytestmark = pytest.mark.browser
@@ -259,4 +262,37 @@ def test_a_finished_games_replay_charts_and_my_games(screen: Screen, tmp_path: P
     until(screen, lambda: by_testid(screen, "import-error").text.startswith(
         "This record was refused"), "the record to be refused")
     audit.look("/games (a record refused)")
+    audit.check()
+
+
+def test_the_tournaments_pages(screen: Screen) -> None:
+    """The list with its form open, a knockout's page as its maker sees it (the bracket, the
+    rounds to come, the standings, Take out, Your table is ready), its TV view, and a
+    finished one's champion."""
+    server: Server = screen.app_server  # type: ignore[attr-defined]
+    audit = Audit(screen)
+    screen.open("/rules")  # a page of the server's origin, for its localStorage
+    ann, token = on_server_loop(server.people.add("Ann"))
+    ben, _ = on_server_loop(server.people.add("Ben"))
+    screen.selenium.execute_script("localStorage.setItem(arguments[0], arguments[1]);"
+                                   "localStorage.setItem(arguments[2], '1')",
+                                   PERSON_KEY, token, ASKED_KEY)
+    screen.open("/tournaments")
+    by_testid(screen, "new-tournament").click()
+    shows(screen, "start-tournament")
+    audit.look("/tournaments (the form open)")
+    contest = on_server_loop(server.tournaments.create(ann.id, Request(
+        "ludo", Settings("knockout", table_size=2, advance=1), (ann.id, ben.id),
+        ("easy", "easy"))))
+    screen.open(f"/t/{contest.code}")
+    shows(screen, "your-table")
+    audit.look("/t/<code> (its maker)")
+    screen.open(f"/tv/t/{contest.code}")
+    shows(screen, "bracket")
+    audit.look("/tv/t/<code>")
+    final = on_server_loop(server.tournaments.create(ann.id, Request(
+        "ludo", Settings("knockout"), (), ("easy",) * 4)))  # computers play it at once
+    screen.open(f"/t/{final.code}")
+    shows(screen, "champion")
+    audit.look("/t/<code> (its champion)")
     audit.check()
