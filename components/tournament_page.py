@@ -99,8 +99,8 @@ async def tournaments_page(server: Server, connected: Connected) -> None:
     """The tournaments of this server, newest first, and the form to make one."""
     with ui.column().classes("w-full max-w-md mx-auto p-4 gap-3 items-stretch"):
         TextElement(tag="h1", text="Tournaments").classes("text-2xl font-bold")
-        listing = ui.column().classes("w-full gap-2")
         form_box = ui.column().classes("w-full")
+        listing = ui.column().classes("w-full gap-2")
     rows = await server.tournaments.everything()
     with listing:
         if not rows:
@@ -111,8 +111,9 @@ async def tournaments_page(server: Server, connected: Connected) -> None:
                 continue
             state = (f"won by {contest.name(contest.champion)}" if contest.champion
                      else f"round {len(contest.tournament.rounds)} under way")
-            ui.link(f"{contest_title(contest)} · {len(contest.tournament.entrants)} "
-                    f"entrants · {state}", f"/t/{row.code}").classes("touch-target").props(
+            entrants = sum(not e.filler for e in contest.tournament.entrants)
+            ui.link(f"{contest_title(contest)} · {entrants} entrants · {state}",
+                    f"/t/{row.code}").classes("touch-target").props(
                 f"data-testid=tournament-{row.code}")
     if not await connected():
         return
