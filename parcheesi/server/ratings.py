@@ -127,6 +127,8 @@ class Ratings:
         self.people = people
         self.lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[int]] = set()
+        self._closed = False
+        """Set at shutdown: no rating starts after it."""
 
     async def rate_pending(self) -> int:
         """Rate the finished games not rated yet, in the order they finished; returns how
@@ -154,6 +156,8 @@ class Ratings:
     def soon(self) -> None:
         """Rate what finished, in a task of its own (a game's finish never waits for it;
         one that fails is logged, and its games wait for the next call)."""
+        if self._closed:  # the server is stopping: the next start rates what is left
+            return
         task = asyncio.get_running_loop().create_task(self.rate_pending())
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -161,6 +165,7 @@ class Ratings:
     async def close(self) -> None:
         """Stop the ratings under way (the server stops): a game left unrated is rated at the
         next start, and no rating outlives the store it writes to."""
+        self._closed = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

@@ -226,6 +226,8 @@ class Tournaments:
         self.contests: dict[str, Contest] = {}
         self.watchers: list[Callable[[Contest], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        """Set at shutdown: nothing is settled after it."""
 
     # --- making ---------------------------------------------------------------------------------
 
@@ -370,6 +372,9 @@ class Tournaments:
         self._run(self.resume())
 
     def _run(self, work: Coroutine[Any, Any, Any]) -> None:
+        if self._closed:  # the server is stopping: the next start settles what is left
+            work.close()
+            return
         task = asyncio.get_running_loop().create_task(work, name="tournaments")
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -399,6 +404,7 @@ class Tournaments:
     async def close(self) -> None:
         """Stop settling (at shutdown): whatever was not written is settled at the next
         start."""
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
