@@ -151,6 +151,9 @@ class Options:
     unloads: bool = True
     """memory: wait for idle games and rooms to unload too, not only for pages to go (the
     server unloads them after five idle minutes)."""
+    pages: int | None = None
+    """malformed: how many kinds of page get wrong arguments to every listener, a room's
+    table as its host sees it first, then a local table (None: all ten)."""
     app_dir: Path = ROOT
     seed: int = 2026
 
@@ -1778,11 +1781,11 @@ async def pages_to_fuzz(server: Server, tally: Tally, options: Options
         strangers.append(Browser(server.base, address(70 + len(strangers)), tally))
         return strangers[-1]
 
-    pages = [(stranger(), "/"), (stranger(), "/new"), (owner, local.path),
-             (host, room.path), (stranger(), room.path), (stranger(), f"/tv/{room.code}"),
+    pages = [(host, room.path), (owner, local.path), (stranger(), "/"), (stranger(), "/new"),
+             (stranger(), room.path), (stranger(), f"/tv/{room.code}"),
              (owner, "/games"), (stranger(), "/rules"), (owner, f"/replay/{game}"),
              (owner, f"/games/{game}/charts")]
-    return pages, [local, room], strangers
+    return pages[:options.pages], [local, room], strangers
 
 
 async def drill_malformed(options: Options) -> dict[str, Any]:

@@ -78,7 +78,7 @@ def make_knockout(ann: Phone) -> str:
     ann.driver.get(f"http://localhost:{Screen.PORT}/")
     ann.click("tournaments-link")
     ann.click("new-tournament")
-    pick(ann, "tournament-game", "Ludo")
+    pick(ann, "tournament-game", "Parcheesi")
     pick(ann, "tournament-format", "Knockout")
     for name in PEOPLE[1:]:
         ann.click(f"tournament-entrant-{name}")
