@@ -14,6 +14,8 @@ from tournament_helpers import play_out
 from ui_helpers import elements, text, until
 
 from components.server import Server
+from parcheesi.server.tournament import Settings
+from parcheesi.server.tournaments import Request
 
 
 @pytest.fixture
@@ -149,3 +151,24 @@ async def test_a_knockout_short_of_players_is_filled_at_the_level_chosen(
     fillers = [e for e in contest.tournament.entrants if e.filler]
     assert len(fillers) == 3 and {e.level for e in fillers} == {"hard"}
     assert len(elements(ann.user, "bracket-table")) == 2
+
+
+async def test_swiss_rounds_of_computers_are_played_out_with_standings_by_points(
+        app_server: Server, phones):
+    """Nobody watching: the computers play every round; the page shows each round's tables
+    and the standings by points (6/0 at tables of two), the champion at the top."""
+    ann = phones()
+    await become(ann, "Ann")
+    person = (await app_server.people.everyone())[0]
+    contest = await app_server.tournaments.create(person.id, Request(
+        "ludo", Settings("swiss", table_size=2, rounds=2), (), ("easy",) * 4))
+    await until(lambda: contest.over, "two rounds played", timeout=60)
+    await ann.user.open(f"/t/{contest.code}")
+    await shown(ann.user, "champion")
+    tables = rows(ann.user, "bracket-table")
+    assert sorted((t["data-round"], t["data-table"]) for t in tables) == [
+        (1, 1), (1, 2), (2, 1), (2, 2)]
+    standing = [(r["data-entrant"], r["data-points"]) for r in rows(ann.user, "standing-row")]
+    assert [p for _, p in standing] == sorted((p for _, p in standing), reverse=True)
+    assert sum(p for _, p in standing) == 4 * 6 and standing[0][1] >= 6
+    assert standing[0][0] == contest.name(contest.champion or "")
