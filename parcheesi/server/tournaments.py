@@ -65,6 +65,8 @@ RETRY_FIRST = 0.5
 RETRY_MAX = 30.0
 """Seconds between tries to settle a tournament the database refused: doubling from the
 first to the largest."""
+CLOSE_WAIT = 2.0
+"""Seconds the work under way may take to finish when the server stops."""
 SETTLE_TRIES = 3
 """Times a tournament is read and settled again when another process moved it on first."""
 NO_HOST = -1
@@ -392,6 +394,8 @@ class Tournaments:
             except Exception as error:  # the database may be back at the next try
                 log.warning("settling a tournament failed; trying again", extra={
                     "room": room_code, "reason": str(error)[:200]})
+            if self._closed:  # the next start settles it
+                return
             await self.sleep(pause)
             pause = min(RETRY_MAX, pause * 2)
 
@@ -402,12 +406,17 @@ class Tournaments:
                       "next start)", exc_info=task.exception())
 
     async def close(self) -> None:
-        """Stop settling (at shutdown): whatever was not written is settled at the next
-        start."""
+        """Stop settling (at shutdown): what is under way may finish for a moment
+        (:data:`CLOSE_WAIT`; a query cancelled half-way would leave the database driver's
+        thread answering a loop that is gone), then is cancelled; whatever was not written
+        is settled at the next start."""
         self._closed = True
-        for task in list(self._tasks):
+        if not self._tasks:
+            return
+        _, pending = await asyncio.wait(list(self._tasks), timeout=CLOSE_WAIT)
+        for task in pending:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def resume(self) -> int:
         """At start: settle every tournament under way (a game may have ended while the
