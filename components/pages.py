@@ -54,7 +54,6 @@ from .table import TableView
 from .tournament_page import (
     follow_tables,
     tournament_page,
-    tournament_tv_page,
     tournaments_page,
 )
 from .turns import TURN_SCRIPT, your_games, your_games_list
@@ -168,7 +167,7 @@ def register(server: Server) -> None:
     async def tournament_tv(code: str) -> None:
         page_head(f"Tournament TV · {APP_NAME}")
         server.notice.banner()
-        await tournament_tv_page(server, code, socket_connected)
+        await tournament_page(server, code, socket_connected, tv=True)
 
     @app.get("/t/{code}/results.json")
     async def tournament_results(code: str) -> Response:

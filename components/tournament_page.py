@@ -133,17 +133,22 @@ async def tournaments_page(server: Server, connected: Connected) -> None:
             "color=primary size=lg data-testid=new-tournament").classes("w-full")
 
 
-async def tournament_page(server: Server, code: str, connected: Connected) -> None:
-    """One tournament, live."""
+async def tournament_page(server: Server, code: str, connected: Connected,
+                          tv: bool = False) -> None:
+    """One tournament, live, for its page; ``tv``: for a TV (no header, the bracket and
+    standings large, the tables in progress with their boards small, nobody's table)."""
+    if tv:
+        ui.query("body").classes("tv-body")
     contest = await server.tournaments.get(code)
     if contest is None:
         _missing()
         return
-    box = ui.column().classes("tournament-page w-full max-w-5xl mx-auto p-3 gap-3")
+    box = ui.column().classes("w-full p-4 gap-4 tournament-tv" if tv else
+                              "tournament-page w-full max-w-5xl mx-auto p-3 gap-3")
     if not await connected():
         return
-    me = await this_person(server.people)
-    view = TournamentView(server.tournaments, contest, me, box)
+    me = None if tv else await this_person(server.people)
+    view = TournamentView(server.tournaments, contest, me, box, tv)
     view.follow()
     view.draw()
 
@@ -338,20 +343,4 @@ def _going_through(contest: Contest, number: int, table: Table) -> set[str]:
 def _cell(text: str) -> None:
     with ui.element("td"):
         ui.label(text)
-
-
-async def tournament_tv_page(server: Server, code: str, connected: Connected) -> None:
-    """The tournament for a TV: no header, the bracket and standings large, the tables in
-    progress with their boards small."""
-    ui.query("body").classes("tv-body")
-    contest = await server.tournaments.get(code)
-    if contest is None:
-        _missing()
-        return
-    box = ui.column().classes("w-full p-4 gap-4 tournament-tv")
-    if not await connected():
-        return
-    view = TournamentView(server.tournaments, contest, None, box, tv=True)
-    view.follow()
-    view.draw()
 

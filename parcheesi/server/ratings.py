@@ -36,14 +36,13 @@ from sqlmodel import Field, SQLModel, col, select
 from ..core.registry import plays, rules_for
 from .live import load_record, seats_of
 from .people import GUEST, People, Person
+from .stopping import wind_down
 from .store import GameRow, Store, aware
 
 log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 """OpenSkill's Plackett-Luce model with its own defaults (mu 25, sigma 25/3)."""
-CLOSE_WAIT = 2.0
-"""Seconds a rating under way may take to finish when the server stops."""
 PROVISIONAL_GAMES = 5
 """Rated games before a rating stops being provisional."""
 SHOWN_BASE, SHOWN_SCALE = 1000, 40
@@ -168,14 +167,7 @@ class Ratings:
         """Stop the ratings under way (the server stops): a game left unrated is rated at the
         next start, and no rating outlives the store it writes to."""
         self._closed = True
-        if not self._tasks:
-            return
-        # A moment to finish (a query cancelled half-way would leave the database driver's
-        # thread answering a loop that is gone), then cancelled.
-        _, pending = await asyncio.wait(list(self._tasks), timeout=CLOSE_WAIT)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await wind_down(self._tasks)
 
     def _done(self, task: asyncio.Task[int]) -> None:
         self._tasks.discard(task)

@@ -194,6 +194,14 @@ class Room:
     touched: float = 0.0
     """Clock time a page or a player last used this room (not stored; for unloading)."""
 
+    def in_use(self) -> bool:
+        """Whether something holds the room in memory: a page, a player connected, a change
+        being saved, or a tournament's game under way (its computers play with nobody
+        there, watched by the room)."""
+        return bool(self.listeners or self.reaction_listeners
+                    or any(self.connections.values()) or self.lock.locked()
+                    or (self.tournament and self.status == RoomStatus.PLAYING))
+
     def human_seats(self) -> list[RoomSeat]:
         return [s for s in self.seats.values() if s.kind == HUMAN]
 
@@ -871,10 +879,7 @@ class Rooms:
         attempt counters); they load again from the database when asked for."""
         now = self.clock()
         gone = [code for code, room in self.rooms.items()
-                if not room.listeners and not room.reaction_listeners
-                and not (room.tournament and room.status == RoomStatus.PLAYING)
-                and not any(room.connections.values())
-                and now - room.touched >= idle and not room.lock.locked()]
+                if not room.in_use() and now - room.touched >= idle]
         for code in gone:
             room = self.rooms.pop(code)
             if room.watched is not None:

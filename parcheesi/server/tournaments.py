@@ -41,6 +41,7 @@ from .live import COMPUTER, HUMAN, LiveGame, Seat, load_record
 from .people import People
 from .ratings import Ratings
 from .rooms import Room, Rooms, RoomSeat, RoomStatus, new_code, normalise_code
+from .stopping import wind_down
 from .store import GameRow, RoomRow, Store, VersionConflict, house_of, house_text
 from .tournament import (
     Entrant,
@@ -65,8 +66,6 @@ RETRY_FIRST = 0.5
 RETRY_MAX = 30.0
 """Seconds between tries to settle a tournament the database refused: doubling from the
 first to the largest."""
-CLOSE_WAIT = 2.0
-"""Seconds the work under way may take to finish when the server stops."""
 SETTLE_TRIES = 3
 """Times a tournament is read and settled again when another process moved it on first."""
 NO_HOST = -1
@@ -406,17 +405,10 @@ class Tournaments:
                       "next start)", exc_info=task.exception())
 
     async def close(self) -> None:
-        """Stop settling (at shutdown): what is under way may finish for a moment
-        (:data:`CLOSE_WAIT`; a query cancelled half-way would leave the database driver's
-        thread answering a loop that is gone), then is cancelled; whatever was not written
-        is settled at the next start."""
+        """Stop settling (at shutdown: :func:`~.stopping.wind_down`); whatever was not
+        written is settled at the next start."""
         self._closed = True
-        if not self._tasks:
-            return
-        _, pending = await asyncio.wait(list(self._tasks), timeout=CLOSE_WAIT)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await wind_down(self._tasks)
 
     async def resume(self) -> int:
         """At start: settle every tournament under way (a game may have ended while the
