@@ -22,7 +22,7 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -30,6 +30,7 @@ import hypothesis  # noqa: F401 - before any gc.freeze (see earlier_tests_frozen
 import pytest
 from nicegui.testing import User, screen_plugin
 from nicegui.testing.screen import Screen
+from room_helpers import SimulatedBrowser, stop_computers
 from selenium import webdriver
 from simulation import build_app, simulated_app, simulated_user
 
@@ -156,6 +157,27 @@ async def user(app_server: Server | None, caplog: pytest.LogCaptureFixture
 def create_user(user: User) -> Callable[[], User]:
     """More simulated browsers on the same server."""
     return simulated_user
+
+
+@dataclass
+class Phone:
+    """One simulated person's browser: its page and its storage."""
+
+    user: User
+    browser: SimulatedBrowser
+
+
+@pytest.fixture
+async def phones(app_server: Server, create_user: Callable[[], User]
+                 ) -> AsyncIterator[Callable[[], Phone]]:
+    """Simulated phones on this test's server, each its own browser; their computers stop
+    with the test."""
+    def phone() -> Phone:
+        user = create_user()
+        return Phone(user, SimulatedBrowser(user))
+
+    yield phone
+    await stop_computers(app_server)
 
 
 @pytest.fixture

@@ -4,19 +4,13 @@ change on the finish card (simulated users, NiceGUI ``user``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-
-import pytest
-from nicegui.testing import User
+from conftest import Phone
 from room_helpers import (
-    SimulatedBrowser,
     choose,
     click,
     create_room,
     enabled_now,
     shown,
-    stop_computers,
     type_into,
 )
 from ui_helpers import element, elements, text, until
@@ -25,23 +19,6 @@ from components.person import PERSON_KEY
 from components.server import Server
 from parcheesi.games.parcheesi.ai import decide
 from parcheesi.server.leaderboard import leaderboard
-
-
-@dataclass
-class Phone:
-    user: User
-    browser: SimulatedBrowser
-
-
-@pytest.fixture
-async def phones(app_server: Server, create_user: Callable[[], User]
-                 ) -> AsyncIterator[Callable[[], Phone]]:
-    def phone() -> Phone:
-        user = create_user()
-        return Phone(user, SimulatedBrowser(user))
-
-    yield phone
-    await stop_computers(app_server)
 
 
 async def become(phone: Phone, name: str) -> None:

@@ -4,30 +4,16 @@ at the table, the maker taking someone out, the results download, unknown codes.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-
-import pytest
+from conftest import Phone
 from nicegui.testing import User
-from room_helpers import SimulatedBrowser, choose, click, shown, stop_computers
-from test_people_flows import Phone, become
+from room_helpers import choose, click, shown
+from test_people_flows import become
 from tournament_helpers import play_out
 from ui_helpers import elements, text, until
 
 from components.server import Server
 from parcheesi.server.tournament import Settings
 from parcheesi.server.tournaments import Request
-
-
-@pytest.fixture
-async def phones(app_server: Server, create_user: Callable[[], User]
-                 ) -> AsyncIterator[Callable[[], Phone]]:
-    def phone() -> Phone:
-        user = create_user()
-        return Phone(user, SimulatedBrowser(user))
-
-    yield phone
-    await app_server.tournaments.close()
-    await stop_computers(app_server)
 
 
 async def open_form(phone: Phone) -> None:
