@@ -165,10 +165,11 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     if min(args.iterations, args.games, args.workers, args.hidden) < 1:
         return _fail("--iterations, --games, --workers and --hidden must be at least 1")
-    if not 0 <= args.lam <= 1:
-        return _fail("--lam must be between 0 and 1")
+    if not 0 <= args.lam <= 1 or not 0 <= args.teacher_share <= 1:
+        return _fail("--lam and --teacher-share must be between 0 and 1")
     settings = Settings(game=args.game, seed=args.seed, games=args.games, hidden=args.hidden,
-                        lam=args.lam)
+                        lam=args.lam, teacher_share=args.teacher_share,
+                        teacher_from=max(args.teacher_from, 0))
     directory = Path(args.dir or f"data/training/{args.game}")
     try:
         point = train(directory, settings, args.iterations, args.workers,
@@ -370,6 +371,12 @@ def main(argv: list[str] | None = None) -> int:
                        help="units of the hidden layer (a new run only)")
     train.add_argument("--lam", type=float, default=0.7,
                        help="lambda of the TD(lambda) targets (a new run only)")
+    train.add_argument("--teacher-share", type=float, default=0.0,
+                       help="the share of games played by the game's strongest hand-written "
+                       "computer instead of the network (default: none)")
+    train.add_argument("--teacher-from", type=int, default=0,
+                       help="the iteration the teacher's games start at (a run may go on "
+                       "from a checkpoint made before it)")
     train.add_argument("--workers", type=int, default=2,
                        help="processes to play in (the weights do not depend on it)")
     train.add_argument("--export", help="write the weights and their note here when done")

@@ -21,7 +21,7 @@ from parcheesi.core.actions import Roll
 from parcheesi.core.learning import search
 from parcheesi.core.learning.learner import Learner
 from parcheesi.core.learning.network import Network
-from parcheesi.core.learning.selfplay import Samples, play, samples
+from parcheesi.core.learning.selfplay import Samples, play, samples, taught
 from parcheesi.core.learning.training import (
     Adam,
     Batch,
@@ -366,3 +366,57 @@ def test_the_shipped_weights_load_and_say_how_they_were_trained(game: AnyRules):
 def test_the_chances_name_every_colour_playing(game: AnyRules):
     chances = game.win_chances([game.new_state((1, 3))])
     assert chances == [{1: 0.5, 3: 0.5}]
+
+
+# --- a teacher's games ---------------------------------------------------------------------------
+
+TAUGHT = [kind for kind in LEARNING if games()[kind].learner.teacher is not None]  # type: ignore[union-attr]
+
+
+def test_a_share_of_the_games_is_the_teachers_whatever_their_table() -> None:
+    assert not any(taught(2026, 90, k, 0.0) for k in range(500))
+    assert all(taught(2026, 90, k, 1.0) for k in range(500))
+    picked = [k for k in range(4000) if taught(2026, 90, k, 0.5)]
+    assert 1850 <= len(picked) <= 2150
+    assert {k % 12 for k in picked} == set(range(12))  # every table size and rule rotation
+    assert picked != [k for k in range(4000) if taught(2026, 91, k, 0.5)]
+
+
+@pytest.mark.parametrize("kind", TAUGHT)
+def test_a_teachers_game_is_the_teachers_and_learns_from_who_won(kind: str) -> None:
+    game = games()[kind]
+    lrn, net = learner(game), small_net(game)
+    taught_positions, winner = play(lrn, net, (0, 2), seed=5, taught=True)
+    own_positions, _ = play(lrn, net, (0, 2), seed=5)
+    assert winner in (0, 2)
+    assert [lrn.key(s) for s in taught_positions] != [lrn.key(s) for s in own_positions]
+    # Same dice, so the games part where the teacher first plays otherwise than the network
+    assert lrn.key(taught_positions[0]) == lrn.key(own_positions[0])
+
+
+def test_a_game_without_a_teacher_cannot_be_taught() -> None:
+    plain = next((kind for kind in LEARNING if kind not in TAUGHT), None)
+    if plain is None:
+        pytest.skip("every game that learns has a teacher")
+    game = games()[plain]
+    with pytest.raises(ValueError, match="no teacher"):
+        play(learner(game), small_net(game), (0, 2), seed=5, taught=True)
+
+
+@pytest.mark.parametrize("kind", TAUGHT)
+def test_a_teacher_joins_a_run_from_the_iteration_asked(kind: str, tmp_path: Path) -> None:
+    plain = Settings(game=kind, games=4, hidden=8, epochs=1)
+    lines: list[dict[str, object]] = []
+    train(tmp_path, plain, 1, 1, lines.append)
+    later = Settings(game=kind, games=4, hidden=8, epochs=1, teacher_share=0.5,
+                     teacher_from=1)
+    point = train(tmp_path, later, 2, 1, lines.append)
+    assert point.settings.teacher_share == 0.5 and point.settings.share(0) == 0.0
+    assert point.settings.share(1) == 0.5
+    assert "--teacher-share 0.5 --teacher-from 1 --iterations 2" in point.settings.command(2)
+    # Asked for from an iteration already done, it would change the past: the run keeps
+    # the checkpoint's settings
+    too_late = Settings(game=kind, games=4, hidden=8, epochs=1, teacher_share=0.25,
+                        teacher_from=0)
+    assert train(tmp_path, too_late, 3, 1, lines.append).settings.teacher_share == 0.5
+    assert Checkpoint.load(tmp_path / "checkpoint.npz").settings.teacher_from == 1

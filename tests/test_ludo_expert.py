@@ -174,3 +174,19 @@ def test_expert_chances_are_the_meters_and_add_up_to_one(small_expert: Network):
     assert chances is not None
     assert set(chances[0]) == {RED, GREEN, BLUE}
     assert sum(chances[0].values()) == pytest.approx(1.0)
+
+
+def test_ludos_teacher_is_hard() -> None:
+    """The training's teacher games are Hard's play (the level most Ludo tables meet)."""
+    state = LEARNER.new_game((0, 1, 2, 3), ())
+    dice = LEARNER.dice(11)
+    decided = 0
+    while state.winner is None and decided < 60:
+        if state.phase in (Phase.ROLL, Phase.OPENING):
+            state = LEARNER.roll(state, dice)
+            continue
+        assert LEARNER.teacher is not None
+        hard = ai.decide(state, "hard").state
+        assert LEARNER.teacher(state) == hard
+        state, decided = hard, decided + 1
+    assert decided == 60

@@ -102,3 +102,7 @@ class Learner:
     """The colours and house rules of training game number ``index``: the training rotates
     over every table the game is played at."""
     search: Search = Search()
+    teacher: Callable[[State], State] | None = None
+    """The end of the current roll as the game's strongest hand-written computer plays it.
+    Training may play a share of its games this way (``--teacher-share``), so the evaluation
+    also predicts the play it watches at a table (people and computers), not only its own."""

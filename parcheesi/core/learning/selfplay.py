@@ -1,10 +1,11 @@
 """Games of a learned evaluation against itself, and the training samples they give.
 
 Each roll's end position is chosen greedily by the network (the mover's own chance, no
-search), as TD-Gammon trained. Every position between rolls is a sample; its target is the
-TD(lambda) return: a blend of the network's own view of the following positions and, at
-the end, who won. The targets are computed once per game, after it, with one batch through
-the network.
+search), as TD-Gammon trained; a share of the games may instead be played by the game's
+teacher (:attr:`.Learner.teacher`). Every position between rolls is a sample; its target
+is the TD(lambda) return: a blend of the network's own view of the following positions and,
+at the end, who won (a teacher's game: who won alone). The targets are computed once per
+game, after it, with one batch through the network.
 """
 
 from __future__ import annotations
@@ -46,9 +47,12 @@ def greedy_end(learner: Learner, net: Network, state: State) -> State:
 
 
 def play(learner: Learner, net: Network, colours: tuple[int, ...], seed: int,
-         house: tuple[str, ...] = ()) -> tuple[list[State], int | None]:
+         house: tuple[str, ...] = (), taught: bool = False) -> tuple[list[State], int | None]:
     """One self-play game to its first finish: the positions between rolls, and the winner
-    (None if the game ended with nobody finished)."""
+    (None if the game ended with nobody finished). ``taught``: every roll is played by the
+    learner's teacher instead of the network."""
+    if taught and learner.teacher is None:
+        raise ValueError("this game has no teacher to play training games")
     state = learner.new_game(colours, house)
     dice = learner.dice(seed)
     positions: list[State] = []
@@ -61,6 +65,8 @@ def play(learner: Learner, net: Network, colours: tuple[int, ...], seed: int,
             state = learner.roll(state, dice)
         elif state.winner is not None or phase is Phase.OVER:
             return positions, state.winner
+        elif taught:
+            state = learner.teacher(state)  # type: ignore[misc]  # checked above
         else:
             state = greedy_end(learner, net, state)
 
@@ -87,16 +93,27 @@ def samples(learner: Learner, net: Network, positions: list[State], winner: int 
     return Samples(inputs, in_slots)
 
 
+def taught(seed: int, iteration: int, index: int, share: float) -> bool:
+    """Whether game ``index`` of an iteration is the teacher's: a share of the games drawn
+    from the run's seed (not from the index, whose residues choose the tables)."""
+    digest = hashlib.blake2b(f"teach:{seed}:{iteration}:{index}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big") < share * 2.0 ** 64
+
+
 def play_games(learner: Learner, net: Network, seed: int, iteration: int, indices: list[int],
-               lam: float) -> tuple[Samples, dict[str, float]]:
-    """Self-play games ``indices`` of an iteration, their samples and a summary."""
+               lam: float, share: float = 0.0) -> tuple[Samples, dict[str, float]]:
+    """Games ``indices`` of an iteration (a ``share`` of them the teacher's, the rest
+    self-play), their samples and a summary."""
     parts = []
     rolls = 0
     for index in indices:
         colours, house = learner.tables(index)
+        teacher = share > 0 and taught(seed, iteration, index, share)
         positions, winner = play(learner, net, colours, game_seed(seed, iteration, index),
-                                 house)
+                                 house, teacher)
         rolls += len(positions)
         if positions:
-            parts.append(samples(learner, net, positions, winner, lam))
+            # The network's view of later positions predicts its own play, not the
+            # teacher's: a teacher's game learns from who won it (lambda 1).
+            parts.append(samples(learner, net, positions, winner, 1.0 if teacher else lam))
     return Samples.join(parts), {"games": len(indices), "positions": rolls}

@@ -21,7 +21,7 @@ import platform
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,23 @@ class Settings:
     batch: int = 256
     epochs: int = 2
     """Passes over each iteration's samples."""
+    teacher_share: float = 0.0
+    """The share of each iteration's games played by the game's teacher
+    (:attr:`.Learner.teacher`) rather than by the network..."""
+    teacher_from: int = 0
+    """...from this iteration on (so a run can go on from a checkpoint made without them)."""
+
+    def share(self, iteration: int) -> float:
+        """The teacher's share of iteration ``iteration``'s games."""
+        return self.teacher_share if iteration >= self.teacher_from else 0.0
+
+    def command(self, iterations: int) -> str:
+        """The command line that trains these settings for ``iterations`` iterations."""
+        line = (f"python -m parcheesi train --game {self.game} --seed {self.seed} "
+                f"--games {self.games} --hidden {self.hidden} --lam {self.lam}")
+        if self.teacher_share:
+            line += f" --teacher-share {self.teacher_share} --teacher-from {self.teacher_from}"
+        return f"{line} --iterations {iterations}"
 
 
 @dataclass
@@ -136,10 +153,10 @@ def learner_of(kind: str) -> Learner:
     return learner
 
 
-def _chunk(args: tuple[str, Network, int, int, list[int], float]
+def _chunk(args: tuple[str, Network, int, int, list[int], float, float]
            ) -> tuple[Samples, dict[str, float]]:
-    kind, net, seed, iteration, indices, lam = args
-    return play_games(learner_of(kind), net, seed, iteration, indices, lam)
+    kind, net, seed, iteration, indices, lam, share = args
+    return play_games(learner_of(kind), net, seed, iteration, indices, lam, share)
 
 
 def self_play(net: Network, settings: Settings, iteration: int, workers: int
@@ -147,7 +164,8 @@ def self_play(net: Network, settings: Settings, iteration: int, workers: int
     """This iteration's games (in ``workers`` processes; the samples do not depend on how
     many) and how many positions they gave."""
     chunks = [(settings.game, net, settings.seed, iteration,
-               list(range(k, min(k + CHUNK, settings.games))), settings.lam)
+               list(range(k, min(k + CHUNK, settings.games))), settings.lam,
+               settings.share(iteration))
               for k in range(0, settings.games, CHUNK)]
     if workers <= 1:
         results = [_chunk(c) for c in chunks]
@@ -202,17 +220,30 @@ class Checkpoint:
         return cls(settings, meta["iteration"], net, adam, meta["seconds"])
 
 
+def resumed(point: Checkpoint, settings: Settings) -> Settings:
+    """The settings a run going on from ``point`` trains with: the checkpoint's, but for a
+    teacher asked for from an iteration not reached yet (it has changed nothing so far, so
+    the run is the same as one made with it from the start)."""
+    if settings.teacher_share and settings.teacher_from >= point.iteration:
+        return replace(point.settings, teacher_share=settings.teacher_share,
+                       teacher_from=settings.teacher_from)
+    return point.settings
+
+
 def train(directory: Path, settings: Settings, iterations: int, workers: int,
           report: Callable[[dict[str, object]], None]) -> Checkpoint:
     """Train until ``iterations`` iterations are done, going on from the checkpoint in
-    ``directory`` if there is one (its settings win; ValueError if it is another game's),
-    saving one after every iteration."""
+    ``directory`` if there is one (its settings win but for :func:`resumed`'s teacher;
+    ValueError if it is another game's), saving one after every iteration."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "checkpoint.npz"
     point = Checkpoint.load(path) if path.exists() else Checkpoint.start(settings)
     if point.settings.game != settings.game:
         raise ValueError(f"{path} holds a training of {point.settings.game}, "
                          f"not {settings.game}")
+    if learner_of(settings.game).teacher is None and settings.teacher_share:
+        raise ValueError(f"{settings.game} has no teacher to play training games")
+    point.settings = resumed(point, settings)
     while point.iteration < iterations:
         started = time.perf_counter()
         samples, positions = self_play(point.net, point.settings, point.iteration, workers)
@@ -242,8 +273,5 @@ def export(point: Checkpoint, path: Path) -> None:
             "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
                        f"{platform.python_implementation()} {platform.python_version()}, "
                        f"numpy {np.__version__}",
-            "command": f"python -m parcheesi train --game {point.settings.game} "
-                       f"--seed {point.settings.seed} --games {point.settings.games} "
-                       f"--hidden {point.settings.hidden} --lam {point.settings.lam} "
-                       f"--iterations {point.iteration}"}
+            "command": point.settings.command(point.iteration)}
     path.with_suffix(".json").write_text(json.dumps(note, indent=2) + "\n")

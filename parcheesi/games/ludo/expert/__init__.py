@@ -98,6 +98,14 @@ def _key(state: LudoState) -> Hashable:
     return state.pieces, state.turn, state.sixes if state.phase is Phase.ROLL else 0
 
 
+def _teacher(state: LudoState) -> LudoState:
+    """Hard's end of the roll: the teacher's games show the network the play of the level it
+    meets at most tables."""
+    from ..ai import decide  # the players import Expert, so Hard is read when it plays
+
+    return decide(state, "hard").state
+
+
 def _finished(state: LudoState, colour: int) -> bool:
     return bool(state.pieces[colour] == _ALL_HOME)
 
@@ -105,7 +113,8 @@ def _finished(state: LudoState, colour: int) -> bool:
 LEARNER = Learner(
     encoding=ENCODING, encode=encoded, weights=WEIGHTS, new_game=_new_game,
     dice=ludo_dice, roll=_roll, roll_ends=roll_ends, rolls=DIE, roll_chances=DIE_CHANCES,
-    ends_after=_ends_after, key=_key, finished=_finished, tables=table, search=SEARCH)
+    ends_after=_ends_after, key=_key, finished=_finished, tables=table, search=SEARCH,
+    teacher=_teacher)
 EXPERT = Expert(LEARNER)
 
 __all__ = ["EXPERT", "LEARNER", "LEVEL", "WEIGHTS", "encoded", "roll_ends", "table"]
