@@ -21,6 +21,7 @@ import tracemalloc
 from nicegui import Client, app, background_tasks, ui
 
 from components.pages import lan_urls, register
+from components.routing import ShardRouting
 from components.server import Server
 from components.sockets import install as guard_sockets
 from components.unconnected import keep_sweeping
@@ -28,6 +29,7 @@ from parcheesi.server.config import PROGRAM, Config, ConfigError, parse
 from parcheesi.server.live import Clock, WallClock, utc_now
 from parcheesi.server.logs import configure as configure_logging
 from parcheesi.server.migrate import upgrade
+from parcheesi.server.signals import Notices
 
 log = logging.getLogger("parcheesi.server")
 
@@ -46,12 +48,15 @@ def create_app(config: Config, clock: Clock = time.monotonic, *,
     if migrated:
         server.store.migrated()
     guard_sockets(exempt=server.host_addresses)
+    if not config.shard.alone:
+        app.add_middleware(ShardRouting, shard=config.shard)
     app.storage.max_tab_storage_age = TAB_STORAGE_AGE
     app.on_startup(server.store.init)
     app.on_startup(lambda: start_background_work(server))
     app.on_startup(lambda: announce(config))
     app.on_shutdown(server.tournaments.close)
     app.on_shutdown(server.ratings.close)
+    app.on_shutdown(server.close_shard)
     app.on_shutdown(server.store.close)
     register(server)
     return server
@@ -66,6 +71,7 @@ async def housekeeping(server: Server) -> None:
         try:
             server.hub.unload_idle()
             server.rooms.unload_idle()
+            await server.let_go()
             give_back_memory()
             if rounds % 60 == 0:
                 await server.rooms.cleanup()
@@ -119,6 +125,8 @@ def start_background_work(server: Server) -> None:
                             name="unconnected pages")
     background_tasks.create(server.notice.watch(), name="database watch")
     background_tasks.create(server.watch.run(), name="turn clocks")
+    if isinstance(server.signals, Notices):
+        server.signals.start()
     server.ratings.soon()  # the games that finished while the server was down
     server.tournaments.soon()  # and the tournaments they were tables of
     if threading.current_thread() is threading.main_thread():  # not under the test fixtures

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import ifaddr
-from fastapi import HTTPException
+from fastapi import HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from nicegui import Client, app, background_tasks, ui
 from nicegui.elements.mixins.text_element import TextElement
@@ -22,7 +22,7 @@ from parcheesi.server import fairness
 from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError, next_opening
 from parcheesi.server.people import Person
 from parcheesi.server.records import Record, Step, stored_record
-from parcheesi.server.rooms import Room, RoomError, Rooms, RoomSeating, RoomStatus
+from parcheesi.server.rooms import Busy, Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.server.runner import ensure_runner
 
 from .badges import CLOCK_SCRIPT
@@ -128,8 +128,8 @@ def register(server: Server) -> None:
         rules_page(server, kind)
 
     @app.get("/health")
-    async def health_check() -> JSONResponse:
-        return await health(server)
+    async def health_check(request: Request) -> JSONResponse:
+        return await health(server, request)
 
     @app.get(MANIFEST_URL)
     def web_manifest() -> JSONResponse:
@@ -350,7 +350,7 @@ async def home_page(server: Server) -> None:
 
             async def join() -> None:
                 try:
-                    room = await rooms.find(code.value or "", *requester())
+                    room = await rooms.find(code.value or "", *requester(), live=False)
                 except RoomError as problem:
                     error.set_text(str(problem))
                     return
@@ -543,6 +543,7 @@ async def room_page(server: Server, code: str) -> None:
             page_heading("Room")
             ui.label(str(error)).props('role=alert data-testid=room-error')
             ui.link("Home", "/")
+        try_again_if_busy(error)
         return
     title = rules_for(room.kind).title
     header = frame(server, f"{title} room · {APP_NAME}", title)
@@ -668,6 +669,17 @@ def tv_link(code: str) -> None:
         'data-testid=tv-link aria-label="Open the TV view of this room"')
 
 
+BUSY_RETRY = 3.0
+"""Seconds before a room page that found its room live in another process asks again."""
+
+
+def try_again_if_busy(error: RoomError) -> None:
+    """A room live in another process just now (its shard restarting): load the page again
+    in a moment, where it will be."""
+    if isinstance(error, Busy):
+        ui.timer(BUSY_RETRY, ui.navigate.reload, once=True)
+
+
 async def tv_page(server: Server, code: str) -> None:
     """The room's current game for a TV: no header, no controls, no seat. The page follows
     the room from its lobby to its game and on to each next game (Play again). It counts as
@@ -683,6 +695,7 @@ async def tv_page(server: Server, code: str) -> None:
             page_heading("TV view")
             ui.label(str(error)).classes("text-xl").props('role=alert data-testid=tv-error')
             ui.link("Home", "/").classes("touch-target")
+        try_again_if_busy(error)
         return
     if not await socket_connected():
         return
@@ -725,15 +738,22 @@ def tv_waiting(room: Room) -> None:
         ui.label("The game appears here when the host starts it.").classes("text-xl")
 
 
-async def health(server: Server) -> JSONResponse:
+async def health(server: Server, request: Request) -> JSONResponse:
     """For reverse proxies and monitors, within a second: 200 while the database takes
     writes, 503 with the reason when it cannot (its file is no longer the one the server
     opened, a write failed), 503 with "busy" while it has not answered in time (another
-    program holds it locked)."""
+    program holds it locked). Asked from the server's own machine, straight (not through
+    the proxy), with ``?rooms=1``, it lists the codes of the rooms live in this process (the
+    cluster's drills check that no room is live in two)."""
     problem = await server.notice.check()
-    body = {"status": "ok" if problem is None else "unavailable",
-            "database": "ok" if problem is None else problem,
-            "live_games": len(server.hub.games), "rooms": len(server.rooms.rooms)}
+    body: dict[str, object] = {
+        "status": "ok" if problem is None else "unavailable",
+        "database": "ok" if problem is None else problem, "shard": str(server.config.shard),
+        "live_games": len(server.hub.games), "rooms": len(server.rooms.rooms)}
+    straight = request.client is not None and request.client.host in server.host_addresses \
+        and "x-forwarded-for" not in request.headers
+    if straight and request.query_params.get("rooms") == "1":
+        body["live_rooms"] = sorted(server.rooms.rooms)
     return JSONResponse(body, status_code=200 if problem is None else 503)
 
 

@@ -9,8 +9,11 @@ restarted process would see.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
-from dataclasses import dataclass
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 from parcheesi.server.clocks import ClockWatch, Pause
@@ -20,11 +23,29 @@ from parcheesi.server.people import People
 from parcheesi.server.ratings import Ratings
 from parcheesi.server.rooms import Rooms
 from parcheesi.server.runner import ensure_runner, paced
+from parcheesi.server.shards import AdvisoryLocks, room_key
+from parcheesi.server.signals import Notices, Quiet, Signals
 from parcheesi.server.store import Store
 from parcheesi.server.tournaments import Tournaments
 
 from .health import HealthNotice
 from .install import APP_NAME, ICONS
+
+
+def stop_this_process() -> None:
+    """A shard whose locks are gone stops (its supervisor starts it again, and it takes its
+    locks afresh) rather than play on rooms another shard may now hold."""
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def background_work(work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` without waiting for it (a notice sent from a synchronous hook)."""
+    task = asyncio.get_running_loop().create_task(work)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 def paced_pause(pace: float) -> Pause:
@@ -48,6 +69,8 @@ class Server:
     people: People
     ratings: Ratings
     tournaments: Tournaments
+    signals: Signals = field(default_factory=Quiet)
+    """What this shard tells the others, and hears from them (a lone server: nothing)."""
     host_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses of the server's own machine: a page opened from one is the host's."""
 
@@ -59,6 +82,11 @@ class Server:
         ``wall`` gives the time of day of the turn clocks' deadlines."""
         store = Store(config.database_url)
         hub = Hub(store, clock, wall)
+        signals: Signals = Quiet()
+        if not config.shard.alone:
+            hub.shard = config.shard
+            hub.owners = AdvisoryLocks(config.database_url, lost=stop_this_process)
+            signals = Notices(config.database_url, sender=str(config.shard))
         people = People(store, wall)
         ratings = Ratings(store, people)
         rooms = Rooms(store, hub, clock)
@@ -68,15 +96,39 @@ class Server:
 
         tournaments = Tournaments(store, rooms, people, ratings, computers)
 
-        def finished(game: LiveGame) -> None:
+        tournaments.tell_shards(signals)
+        rater = config.shard.index == 0
+        """Shard 0 rates every game, in the order they finished; the others tell it."""
+
+        async def rate(_: str) -> None:
             ratings.soon()
+
+        signals.listen("finished", rate)
+
+        def finished(game: LiveGame) -> None:
+            if rater:
+                ratings.soon()
+            else:
+                background_work(signals.send("finished", game.id))
             tournaments.game_over(game)
 
         hub.on_finish = finished
         people.on_change.append(ratings.rebuild)
         return cls(config, store, hub, rooms, HealthNotice(store),
                    ClockWatch(hub, paced_pause(config.pace), computers),
-                   people, ratings, tournaments)
+                   people, ratings, tournaments, signals)
+
+    async def let_go(self) -> None:
+        """Give up the locks of the rooms and games no longer live here (housekeeping)."""
+        live = {room_key(code) for code in self.rooms.rooms}
+        live |= {game.owner for game in self.hub.games.values()}
+        await self.hub.owners.keep_only(live)
+
+    async def close_shard(self) -> None:
+        """At shutdown: stop listening to the other shards and let every lock go."""
+        if isinstance(self.signals, Notices):
+            await self.signals.close()
+        await self.hub.owners.close()
 
     def run_options(self) -> dict[str, Any]:
         """The options of ``ui.run`` for this server (the tests' browser server uses them

@@ -106,7 +106,7 @@ async def held_seats(rooms: Rooms, codes: Collection[str] | None = None
     for code in await stored_room_codes():
         if codes is not None and code not in codes:
             continue
-        room = await rooms.get(code)
+        room = await rooms.look(code)  # another shard's room is read as stored
         if room is None:
             continue
         colour = room.colour_of(await read_token(code))

@@ -246,6 +246,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}"
         return
+    yield from _postgres_database()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """An empty PostgreSQL database (what only PostgreSQL does: the shards' locks and
+    notices)."""
+    yield from _postgres_database()
+
+
+def _postgres_database() -> Iterator[str]:
     admin = os.environ.get(POSTGRES_ENV)
     if not admin:
         pytest.fail(f"{POSTGRES_ENV} is not set: run the tests with ./scripts/test.sh, which "

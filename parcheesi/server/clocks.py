@@ -118,7 +118,9 @@ class ClockWatch:
     async def expire_due(self) -> int:
         """Play every move that ran out (earliest first); returns how many were played."""
         played = 0
-        for game_id in await self.hub.store.due(self.hub.wall()):
+        for game_id, owner in await self.hub.store.due(self.hub.wall()):
+            if not self.hub.mine(owner):  # another shard's game: its own watch plays it
+                continue
             game = await self.hub.get(game_id)
             if game is None:
                 continue
@@ -134,7 +136,9 @@ class ClockWatch:
         """Start the computers of every clocked game left on a computer's turn (at start:
         nobody may open a page in a slow room for a day); returns how many."""
         started = 0
-        for game_id in await self.hub.store.clocked_computer_turns():
+        for game_id, owner in await self.hub.store.clocked_computer_turns():
+            if not self.hub.mine(owner):
+                continue
             game = await self.hub.get(game_id)
             if game is not None:
                 started += self._computers_on(game)

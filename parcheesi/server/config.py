@@ -11,6 +11,7 @@
 | ``--log-level`` | ``PARCHEESI_LOG_LEVEL`` | ``info`` |
 | ``--trusted-proxies`` | ``PARCHEESI_TRUSTED_PROXIES`` | none: forwarded headers are ignored |
 | ``--host-pin`` | ``PARCHEESI_HOST_PIN`` | none: only the server's own machine is the host |
+| ``--shard`` | ``PARCHEESI_SHARD`` | ``0/1``: one process serves everything (docs/scaling.md) |
 
 The data directory holds the database, the storage secret and NiceGUI's per-browser storage
 (``nicegui/``): :func:`keep_private` makes it and everything the server writes readable by
@@ -25,11 +26,12 @@ import ipaddress
 import os
 import secrets
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
 from .backup import sqlite_path
+from .shards import Shard
 from .store import default_url
 
 
@@ -45,6 +47,8 @@ class Config:
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of reverse proxies whose X-Forwarded-For/-Proto headers are
     believed; nobody's, unless set (a player could otherwise claim any address)."""
+    shard: Shard = field(default_factory=Shard)
+    """This process's place among the shards of a cluster (``i/N``, on PostgreSQL)."""
     host_pin: str = ""
     """What a browser on another device enters to use the host's tools on the people page,
     for as long as that page stays open (a server in a cupboard has no screen of its own);
@@ -62,10 +66,15 @@ PROGRAM = "parcheesi"
 """The server's name in what it says before it stops (``parcheesi: cannot open the
 database: ...``)."""
 
+ROOT = Path(__file__).resolve().parents[2]
+"""The checkout: ``app.py`` and ``data/`` are here."""
+EARLIER_DATA = ROOT / "parcheesi" / "data"
+"""Where versions before this one kept their data by default (inside the package)."""
+
+
 def parse(argv: list[str], environ: dict[str, str] | None = None,
           root: Path | None = None) -> Config:
     env = os.environ if environ is None else environ
-    root = root or Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(prog="app.py", description=f"The {PROGRAM} game server.")
     parser.add_argument("--host", default=env.get("PARCHEESI_HOST", "0.0.0.0"))
     parser.add_argument("--port", default=env.get("PARCHEESI_PORT", "8080"))
@@ -76,6 +85,7 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     parser.add_argument("--log-level", default=env.get("PARCHEESI_LOG_LEVEL", "info"))
     parser.add_argument("--trusted-proxies", default=env.get("PARCHEESI_TRUSTED_PROXIES", ""))
     parser.add_argument("--host-pin", default=env.get("PARCHEESI_HOST_PIN", ""))
+    parser.add_argument("--shard", default=env.get("PARCHEESI_SHARD", "0/1"))
     args = parser.parse_args(argv)
     log_level = str(args.log_level).lower()
     if log_level not in LOG_LEVELS:
@@ -93,12 +103,26 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
         raise ConfigError(f"pace must be a number of seconds, not {args.pace!r}") from None
     if not 0 <= pace <= 10:
         raise ConfigError("pace must be between 0 and 10 seconds")
-    data_dir = Path(args.data_dir) if args.data_dir else root / "data"
+    data_dir = Path(args.data_dir) if args.data_dir else default_data(root)
     url = database_setting(args.database_url, env, data_dir)
+    shard = _shard(args.shard, url)
     secret = args.storage_secret or _stored_secret(data_dir)
     return Config(host=args.host, port=port, database_url=url, storage_secret=secret,
                   pace=pace, data_dir=data_dir, log_level=log_level,
-                  trusted_proxies=_proxies(args.trusted_proxies), host_pin=args.host_pin)
+                  trusted_proxies=_proxies(args.trusted_proxies), host_pin=args.host_pin,
+                  shard=shard)
+
+
+def _shard(text: str, database_url: str) -> Shard:
+    """The shard setting; several shards share one PostgreSQL database, never a file."""
+    try:
+        shard = Shard.parse(text)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    if not shard.alone and not database_url.startswith("postgresql"):
+        raise ConfigError("shards share one PostgreSQL database: set --database-url to a "
+                          "postgresql+psycopg:// URL")
+    return shard
 
 
 class ProxySettings(TypedDict):
@@ -130,10 +154,20 @@ def database_setting(database_url: str | None, environ: dict[str, str] | os._Env
 
 def data_directory(environ: dict[str, str] | os._Environ[str],
                    root: Path | None = None) -> Path:
-    """``PARCHEESI_DATA_DIR``, else ``data/`` next to the code."""
-    root = root or Path(__file__).resolve().parent.parent
+    """``PARCHEESI_DATA_DIR``, else ``data/`` next to ``app.py``."""
     configured = environ.get("PARCHEESI_DATA_DIR")
-    return Path(configured) if configured else root / "data"
+    return Path(configured) if configured else default_data(root)
+
+
+def default_data(root: Path | None = None) -> Path:
+    """``data/`` in the checkout; but a database an earlier version kept inside the
+    package (``parcheesi/data``) stays in use while ``data/`` has none, so no game is lost."""
+    if root is not None:
+        return root / "data"
+    if (EARLIER_DATA / "parcheesi.sqlite3").exists() \
+            and not (ROOT / "data" / "parcheesi.sqlite3").exists():
+        return EARLIER_DATA
+    return ROOT / "data"
 
 
 def _proxies(text: str) -> tuple[str, ...]:

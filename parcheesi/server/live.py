@@ -33,6 +33,7 @@ from ..core.rules import Action, Event, State
 from ..core.state import IllegalAction
 from . import fairness
 from .loading import SingleFlight
+from .shards import Alone, Elsewhere, Ownership, Shard
 from .store import Clocked, GameRow, Store, VersionConflict, aware, house_of, house_text
 
 log = logging.getLogger(__name__)
@@ -690,6 +691,20 @@ class Hub:
         """Told of every game that ends (the ratings)."""
         self.games: dict[str, LiveGame] = {}
         self._loading: SingleFlight[LiveGame | None] = SingleFlight("game")
+        self.shard = Shard()
+        """This process's place among the shards (:mod:`.shards`): which keys it owns..."""
+        self.owners: Ownership = Alone()
+        """...and the locks that keep each of them live in this process only."""
+
+    async def hold(self, key: str) -> None:
+        """Make sure owner key ``key`` (a room's, or a browser's local games') is this
+        process's to have live: Elsewhere if another shard owns it or holds its lock."""
+        if not self.shard.owns(key) or not await self.owners.take(key):
+            raise Elsewhere(key, self.shard.owner(key))
+
+    def mine(self, owner: str) -> bool:
+        """Whether games of owner key ``owner`` belong to this shard."""
+        return self.shard.owns(owner)
 
     async def create_local(self, owner: str, mode: str, seats: list[Seat],
                            kind: str = DEFAULT_GAME, house: tuple[str, ...] = (),
@@ -698,6 +713,7 @@ class Hub:
         position ``start``, if given); its previous local game is abandoned (in the same
         transaction)."""
         ordered = check_seats(mode, seats, kind, house)
+        await self.hold(owner)
         previous = await self.store.current_local_game(owner, finished_too=True)
         row, state = self.new_row(owner, mode, ordered, kind, house, start)
         await self.store.create_game(row, replacing=previous.id if previous else None)
@@ -768,6 +784,7 @@ class Hub:
         row = await self.store.game(game_id)
         if row is None or row.abandoned:
             return None
+        await self.hold(row.owner)
         if not plays(row.kind):  # written by a newer version of the server
             log.error("game %s is of an unknown kind %r; it is not loaded", row.id, row.kind)
             return None

@@ -12,10 +12,12 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, create_engine, inspect
+from sqlalchemy import Connection, create_engine, inspect, text
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 HEAD = "head"
+MIGRATION_LOCK = 7_061_727_263
+"""The advisory lock that lets one process at a time migrate a PostgreSQL database."""
 
 
 def sync_url(url: str) -> str:
@@ -44,6 +46,9 @@ def upgrade(url: str, revision: str = HEAD) -> None:
     engine = create_engine(sync_url(url))
     try:
         with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":  # shards starting at once: one at a time
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": MIGRATION_LOCK})
             _adopt_unversioned(connection)
             command.upgrade(_config(connection), revision)
     finally:

@@ -16,6 +16,7 @@ in leave memory after a few minutes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -47,6 +48,7 @@ from .live import (
     next_opening,
 )
 from .loading import SingleFlight
+from .shards import Elsewhere, room_key
 from .store import RoomRow, Store, house_of, house_text
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,16 @@ REACTIONS_PER_MINUTE = 10
 
 class RoomError(ValueError):
     """A refused room request; the message is safe to show."""
+
+
+class Busy(RoomError):
+    """The room is live in another server process (a shard restarting, or a request that
+    reached the wrong one): it is not loaded here."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__("This table is restarting or is served elsewhere just now. "
+                         "This page tries again in a few seconds.")
+        self.code = code
 
 
 class SlowDown(RoomError):
@@ -453,14 +465,16 @@ class Rooms:
 
     # --- finding rooms -------------------------------------------------------------------------
 
-    async def find(self, text: str, browser: str, address: str) -> Room:
-        """The room with this code. Wrong codes count against this browser and its address
-        (:class:`GuessLimiter`); after too many, even right codes are refused for a while,
-        so codes cannot be guessed. Opening a room one belongs to again and again costs
-        nothing."""
+    async def find(self, text: str, browser: str, address: str, *, live: bool = True
+                   ) -> Room:
+        """The room with this code: live (Elsewhere when another shard owns it), or, unless
+        ``live``, as it is now to read only (:meth:`look`). Wrong codes count against this
+        browser and its address (:class:`GuessLimiter`); after too many, even right codes
+        are refused for a while, so codes cannot be guessed. Opening a room one belongs to
+        again and again costs nothing."""
         self.guesses.ensure_allowed(browser, address)
         code = normalise_code(text)
-        room = await self.get(code)
+        room = await (self.get(code) if live else self.look(code))
         if room is None:
             self.guesses.wrong(browser, address)
             self.guesses.answer_unknown()
@@ -490,12 +504,31 @@ class Rooms:
         room.touched = self.clock()
         return room
 
+    def owns(self, code: str) -> bool:
+        """Whether room ``code`` belongs to this shard (:mod:`.shards`)."""
+        return self.hub.mine(room_key(code))
+
+    async def look(self, code: str) -> Room | None:
+        """The room as it is now, to read only: the live one where this shard owns it, else
+        as stored (another shard has it live; :class:`Elsewhere` is never raised)."""
+        if self.owns(code):
+            with contextlib.suppress(Busy):
+                return await self.get(code)
+        row = await self.store.room(code) if _well_formed(code) else None
+        room = None if row is None else Room.from_row(row)
+        return None if room is None or expired(room) else room
+
     async def _load(self, code: str) -> Room | None:
         """A room as stored, with what its game says: a room whose game was won (committed
-        with the winning move) is finished, and its last activity is the game's."""
+        with the winning move) is finished, and its last activity is the game's. Elsewhere
+        when it is another shard's."""
         row = await self.store.room(code)
         if row is None:
             return None
+        try:
+            await self.hub.hold(room_key(code))
+        except Elsewhere:
+            raise Busy(code) from None
         room = Room.from_row(row)
         if room.game_id:
             game = await self.store.game(room.game_id)
@@ -544,21 +577,26 @@ class Rooms:
                                          else "") for s in seats}
         room_seats[host].token_hash = token_hash(token)
         room_seats[host].ready = True
-        for _ in range(10):
-            code = new_code()
-            if await self.store.room(code) is None:
-                break
-        else:  # pragma: no cover - 32^8 codes
-            raise RoomError("Could not find a free room code; please try again.")
+        code = await self._free_code()
         room = Room(code=code, host=host, seats=room_seats, kind=kind,
                     house=tuple(sorted(house)), clock=clock, stand_in=stand_in,
                     touched=self.clock())
         room.absent_since[host] = self.clock()
+        await self.hub.hold(room_key(code))
         await self.store.save_room(room.to_row())
         self.rooms[code] = room
         log.info("room created", extra={"room": code, "seats": len(room_seats),
                                         "invited": len(room.human_seats()) - 1})
         return room, token
+
+    async def _free_code(self) -> str:
+        """A new room code that this shard owns (so the room is served where it was made)."""
+        for _ in range(10 * self.hub.shard.count):
+            code = new_code()
+            if self.owns(code) and await self.store.room(code) is None:
+                return code
+        raise RoomError(  # pragma: no cover - 32^8 codes
+            "Could not find a free room code; please try again.")
 
     async def discard(self, room: Room) -> None:
         """Take back a room whose making did not complete (nothing was played in it)."""

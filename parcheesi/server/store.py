@@ -519,21 +519,23 @@ class Store:
                 ActionRow.game_id == game_id, col(ActionRow.timed_out).is_(True)))
             return set(rows)
 
-    async def due(self, now: datetime) -> list[str]:
-        """The games in play whose move ran out at ``now`` or before, earliest first."""
+    async def due(self, now: datetime) -> list[tuple[str, str]]:
+        """The games in play whose move ran out at ``now`` or before, earliest first (id
+        and owner)."""
         async with self.session() as session:
-            rows = await session.exec(select(GameRow.id).where(
+            rows = await session.exec(select(GameRow.id, GameRow.owner).where(
                 col(GameRow.deadline) <= now, col(GameRow.finished).is_(False),
                 col(GameRow.abandoned).is_(False)).order_by(col(GameRow.deadline)))
-            return list(rows)
+            return [(game_id, owner) for game_id, owner in rows]
 
-    async def clocked_computer_turns(self) -> list[str]:
-        """The games in play with a turn clock and no deadline: a computer is to act."""
+    async def clocked_computer_turns(self) -> list[tuple[str, str]]:
+        """The games in play with a turn clock and no deadline: a computer is to act (id
+        and owner)."""
         async with self.session() as session:
-            rows = await session.exec(select(GameRow.id).where(
+            rows = await session.exec(select(GameRow.id, GameRow.owner).where(
                 col(GameRow.clock) > 0, col(GameRow.deadline).is_(None),
                 col(GameRow.finished).is_(False), col(GameRow.abandoned).is_(False)))
-            return list(rows)
+            return [(game_id, owner) for game_id, owner in rows]
 
     async def next_deadline(self, now: datetime) -> datetime | None:
         """The earliest deadline after ``now`` of a game in play, if there is one."""

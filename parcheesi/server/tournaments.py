@@ -41,6 +41,7 @@ from .live import COMPUTER, HUMAN, LiveGame, Seat, load_record
 from .people import People
 from .ratings import Ratings
 from .rooms import Room, Rooms, RoomSeat, RoomStatus, new_code, normalise_code
+from .signals import Quiet, Signals
 from .stopping import wind_down
 from .store import GameRow, RoomRow, Store, VersionConflict, house_of, house_text
 from .tournament import (
@@ -229,6 +230,29 @@ class Tournaments:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         """Set at shutdown: nothing is settled after it."""
+        self.signals: Signals = Quiet()
+        """Tells the other shards when a tournament moves on (:meth:`moved_elsewhere`)."""
+
+    def tell_shards(self, signals: Signals) -> None:
+        """Tell the other shards of every change, and hear theirs."""
+        self.signals = signals
+        signals.listen("tournament", self.moved_elsewhere)
+
+    async def moved_elsewhere(self, code: str) -> None:
+        """Another shard moved tournament ``code`` on: read it again, set going the tables
+        this shard owns, and tell this shard's pages."""
+        async with self.store.session() as session:
+            row = await session.get(TournamentRow, code)
+        if row is None:
+            return
+        fresh = Contest.from_row(row)
+        contest = self.contests.setdefault(code, fresh)
+        async with contest.lock:
+            if fresh.version > contest.version:
+                contest.tournament, contest.rooms = fresh.tournament, fresh.rooms
+                contest.withdrawn, contest.version = fresh.withdrawn, fresh.version
+        await self._start_tables(contest)
+        self._notify(contest)
 
     # --- making ---------------------------------------------------------------------------------
 
@@ -460,6 +484,7 @@ class Tournaments:
         log.info("tournament settled", extra={"tournament": code,
                                               "round": len(contest.tournament.rounds)})
         self._notify(contest)
+        await self.signals.send("tournament", code)
         await self._start_tables(contest)
         return contest
 
@@ -554,6 +579,8 @@ class Tournaments:
         """Set the computers of the tables under way going, the stand-in seated for anyone
         taken out (again, should a stop have come between the two)."""
         for _, _, room_code in contest.playing():
+            if not self.rooms.owns(room_code):  # its own shard sets it going
+                continue
             room = await self.rooms.get(room_code)
             if room is None:
                 log.error("a tournament table's room is gone", extra={
@@ -603,6 +630,7 @@ class Tournaments:
         log.info("tournament entrant withdrawn", extra={"tournament": code})
         await self._start_tables(contest)
         self._notify(contest)
+        await self.signals.send("tournament", code)
         return contest
 
 
