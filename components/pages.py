@@ -750,6 +750,8 @@ async def health(server: Server, request: Request) -> JSONResponse:
         "status": "ok" if problem is None else "unavailable",
         "database": "ok" if problem is None else problem, "shard": str(server.config.shard),
         "live_games": len(server.hub.games), "rooms": len(server.rooms.rooms)}
+    if server.config.redis_url:
+        body["settings"] = "unreachable" if server.notice.settings_lost else "ok"
     straight = request.client is not None and request.client.host in server.host_addresses \
         and "x-forwarded-for" not in request.headers
     if straight and request.query_params.get("rooms") == "1":

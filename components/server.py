@@ -114,7 +114,7 @@ class Server:
 
         hub.on_finish = finished
         people.on_change.append(ratings.rebuild)
-        return cls(config, store, hub, rooms, HealthNotice(store),
+        return cls(config, store, hub, rooms, HealthNotice(store, config.redis_url),
                    ClockWatch(hub, paced_pause(config.pace), computers),
                    people, ratings, tournaments, signals)
 

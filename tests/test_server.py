@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
+import pytest
 from nicegui import app
 from nicegui.testing import User
 
+from components.health import HealthNotice
 from components.server import Server
 from parcheesi.server.config import parse, proxy_settings
 
@@ -178,3 +182,51 @@ async def test_the_app_can_go_on_the_home_screen(user: User):
             assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
             width, height = struct.unpack(">II", png.content[16:24])
             assert f"{width}x{height}" == icon["sizes"]
+
+
+async def test_a_cluster_whose_settings_store_goes_away_says_so_and_plays_on(
+        app_server: Server, user: User, caplog: pytest.LogCaptureFixture, tmp_path: Path):
+    """A cluster keeps the browsers' settings in Redis: while it cannot be reached the pages
+    say so (games are still kept: /health stays 200), and the banner goes when it is back."""
+    port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                              "--save", "", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    try:
+        app_server.config = replace(app_server.config, redis_url=f"redis://127.0.0.1:{port}/0")
+        app_server.notice = HealthNotice(app_server.store, app_server.config.redis_url)
+        assert await until_answered(app_server.notice)
+        caplog.clear()  # Redis starting up did not answer at once
+        await user.open("/")
+        await user.should_not_see("cannot keep settings")
+        redis.terminate()
+        redis.wait(10)
+        await app_server.notice.look()
+        await user.should_see("The server cannot keep settings right now")
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                     base_url="http://test") as client:
+            response = await client.get("/health")
+        assert response.status_code == 200
+        assert response.json()["settings"] == "unreachable"
+        redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                                  "--save", "", "--dir", str(tmp_path)],
+                                 stdout=subprocess.DEVNULL)
+        assert await until_answered(app_server.notice)
+        await user.should_not_see("cannot keep settings")
+        errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+        assert errors == ["the settings store (Redis) cannot be reached"]
+        caplog.clear()
+    finally:
+        redis.terminate()
+        redis.wait(10)
+
+
+async def until_answered(notice: HealthNotice, seconds: float = 10.0) -> bool:
+    """Whether Redis answers the notice's look within ``seconds`` (it is starting)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        await notice.look()
+        if not notice.settings_lost:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)

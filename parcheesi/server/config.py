@@ -12,6 +12,7 @@
 | ``--trusted-proxies`` | ``PARCHEESI_TRUSTED_PROXIES`` | none: forwarded headers are ignored |
 | ``--host-pin`` | ``PARCHEESI_HOST_PIN`` | none: only the server's own machine is the host |
 | ``--shard`` | ``PARCHEESI_SHARD`` | ``0/1``: one process serves everything (docs/scaling.md) |
+| | ``NICEGUI_REDIS_URL`` | none: the browsers' storage is in files (a cluster shares Redis) |
 
 The data directory holds the database, the storage secret and NiceGUI's per-browser storage
 (``nicegui/``): :func:`keep_private` makes it and everything the server writes readable by
@@ -49,6 +50,9 @@ class Config:
     believed; nobody's, unless set (a player could otherwise claim any address)."""
     shard: Shard = field(default_factory=Shard)
     """This process's place among the shards of a cluster (``i/N``, on PostgreSQL)."""
+    redis_url: str | None = None
+    """Where NiceGUI keeps the browsers' storage (``NICEGUI_REDIS_URL``, which NiceGUI reads
+    itself; a cluster's shards share it), watched for the banner; None: in files."""
     host_pin: str = ""
     """What a browser on another device enters to use the host's tools on the people page,
     for as long as that page stays open (a server in a cupboard has no screen of its own);
@@ -110,7 +114,7 @@ def parse(argv: list[str], environ: dict[str, str] | None = None,
     return Config(host=args.host, port=port, database_url=url, storage_secret=secret,
                   pace=pace, data_dir=data_dir, log_level=log_level,
                   trusted_proxies=_proxies(args.trusted_proxies), host_pin=args.host_pin,
-                  shard=shard)
+                  shard=shard, redis_url=env.get("NICEGUI_REDIS_URL") or None)
 
 
 def _shard(text: str, database_url: str) -> Shard:
