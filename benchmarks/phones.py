@@ -62,6 +62,10 @@ RANDOM_BYTES = re.compile(r"Array\.from\(crypto\.getRandomValues\(new Uint8Array
 """The dice randomness a seat adds before the first roll (``pages.RANDOM_BYTES_JS``)."""
 
 
+SHARD_PREFIX = re.compile(r"(/s/\d+)/")
+"""A cluster's shard prefix at the start of a page's address."""
+
+
 def parse_page(html: str, path: str) -> tuple[dict[str, dict[str, Any]], str, int]:
     """What a NiceGUI page's HTML carries: its elements, client id and next message id."""
     raw, client_id = RAW_ELEMENTS.search(html), CLIENT_ID.search(html)
@@ -202,6 +206,8 @@ class Page:
         self.acked = -1
         self.elements: dict[str, dict[str, Any]] = {}
         self.navigated: str | None = None
+        self.prefix = ""
+        """The shard's path prefix the page was served under (none without a cluster)."""
         self.closing = False
         self.sio: socketio.AsyncClient | None = None
         self._changed = asyncio.Event()
@@ -230,6 +236,10 @@ class Page:
             html = await response.text()
             if response.status != 200:
                 raise StepFailed(f"GET {self.path}: HTTP {response.status}")
+            # Behind a cluster's proxy the page is redirected to its shard's prefix
+            # (/s/<i>/...), and its socket goes there too, as nicegui.js's does.
+            shard = SHARD_PREFIX.match(response.url.path)
+            self.prefix = shard.group(1) if shard else ""
         self.elements, self.client_id, self.next_message_id = parse_page(html, self.path)
         for key, element in self.elements.items():
             self._note_board(key, element)
@@ -248,7 +258,8 @@ class Page:
                            "implicit_handshake": "true", "document_id": str(uuid.uuid4()),
                            "tab_id": self.tab_id})
         await sio.connect(f"{browser.base}/?{query}", transports=["websocket"],
-                          socketio_path="/_nicegui_ws/socket.io", wait_timeout=timeout)
+                          socketio_path=f"{self.prefix}/_nicegui_ws/socket.io",
+                          wait_timeout=timeout)
 
     async def close(self) -> None:
         self.closing = True

@@ -93,7 +93,10 @@ from typing import Any
 import aiohttp
 import nicegui
 from phones import Browser, Page, StepFailed, acker, address, claim_seat
-from serving import free_port, spawn, stop_server, tail
+from serving import Cluster, free_port, spawn, stop_server, tail
+from sqlalchemy import create_engine, text
+
+from parcheesi.server.migrate import sync_url
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("ruby", "emerald", "sapphire", "amber")
@@ -439,22 +442,26 @@ def wait_serving(proc: subprocess.Popen[bytes], base: str, log_path: Path,
         time.sleep(0.1)
 
 
-def proc_status(pid: int) -> dict[str, int]:
-    """VmRSS and VmHWM of a process, in KiB."""
-    values = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            name, _, rest = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                values[name] = int(rest.split()[0])
+def proc_status(*pids: int) -> dict[str, int]:
+    """VmRSS and VmHWM of the server processes (added up over a cluster's shards), in KiB."""
+    values = {"VmRSS": 0, "VmHWM": 0}
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                name, _, rest = line.partition(":")
+                if name in values:
+                    values[name] += int(rest.split()[0])
     return values
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process (all its threads)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(*pids: int) -> float:
+    """User plus system CPU time of the server processes (all their threads)."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def own_cpu_seconds() -> float:
@@ -493,13 +500,22 @@ def _with_exception(line: str, after: list[str]) -> str:
     return f"{line} ... {end}"
 
 
-def database_versions(path: Path) -> dict[str, dict[str, int]]:
-    """Per room code: its games, the sum of their versions and of their action rows."""
+ROOM_GAMES = ("SELECT g.owner, g.version, (SELECT COUNT(*) FROM actions a "
+              "WHERE a.game_id = g.id) FROM games g WHERE g.owner LIKE 'room:%'")
+
+
+def database_versions(path: Path | str) -> dict[str, dict[str, int]]:
+    """Per room code: its games, the sum of their versions and of their action rows (in the
+    SQLite file ``path``, or a cluster's PostgreSQL database at URL ``path``)."""
     rooms: dict[str, dict[str, int]] = {}
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-        rows = db.execute(
-            "SELECT g.owner, g.version, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) "
-            "FROM games g WHERE g.owner LIKE 'room:%'").fetchall()
+    if isinstance(path, str):
+        engine = create_engine(sync_url(path))
+        with engine.connect() as connection:
+            rows = [tuple(row) for row in connection.execute(text(ROOM_GAMES))]
+        engine.dispose()
+    else:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            rows = db.execute(ROOM_GAMES).fetchall()
     for owner, version, actions in rows:
         entry = rooms.setdefault(owner.removeprefix("room:"),
                                  {"games": 0, "versions": 0, "action_rows": 0})
@@ -551,11 +567,10 @@ def code_version() -> dict[str, Any]:
 # --- the run ---------------------------------------------------------------------------------
 
 
-async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Namespace
-                ) -> dict[str, Any]:
+async def drive(base: str, pid: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    """Set the rooms up and play; ``pid``: the server's processes (a cluster's shards)."""
     stats = Stats()
     players = args.clients_per_room
-    pid = server.pid
     rooms = [Room(i, stats) for i in range(args.rooms)]
     live: list[Room] = []
 
@@ -566,7 +581,7 @@ async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Names
             async with session.get(base + path) as response:
                 await response.read()
     await asyncio.sleep(1.0)
-    before = proc_status(pid)
+    before = proc_status(*pid)
     log(f"server RSS before clients: {before['VmRSS'] / 1024:.1f} MiB")
 
     stop_acks = asyncio.Event()
@@ -595,7 +610,7 @@ async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Names
     clients = sum(len(r.pages) for r in live)
     log(f"{len(live)} rooms with {clients} clients at their tables after {setup_s:.1f} s")
     await asyncio.sleep(1.0)
-    connected = proc_status(pid)
+    connected = proc_status(*pid)
     # Keep this process's own garbage collector from pausing the phones (and so adding to
     # the latencies they measure): the pages built so far are never scanned again.
     gc.collect()
@@ -604,18 +619,18 @@ async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Names
     loop = asyncio.get_running_loop()
     load_before = os.getloadavg()[0]
     play_started = time.perf_counter()
-    server_cpu, own_cpu = cpu_seconds(pid), own_cpu_seconds()
+    server_cpu, own_cpu = cpu_seconds(*pid), own_cpu_seconds()
     deadline = loop.time() + args.duration
     players_tasks = [asyncio.create_task(play(p, r, deadline, args.think, args.step_timeout))
                      for r in live for p in r.pages]
     rss_samples = []
     while loop.time() < deadline:
         await asyncio.sleep(min(5.0, max(0.0, deadline - loop.time())))
-        rss_samples.append(proc_status(pid)["VmRSS"])
+        rss_samples.append(proc_status(*pid)["VmRSS"])
         log(f"{loop.time() - deadline + args.duration:.0f} s: {stats.sent} actions, "
             f"{len(stats.latency)} latency samples, {sum(stats.errors.values())} errors")
     play_s = time.perf_counter() - play_started
-    server_cpu = cpu_seconds(pid) - server_cpu
+    server_cpu = cpu_seconds(*pid) - server_cpu
     own_cpu = own_cpu_seconds() - own_cpu
     load_after = os.getloadavg()[0]
     await asyncio.gather(*players_tasks)  # presses in flight end (or time out) on their own
@@ -631,7 +646,7 @@ async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Names
     if missing:
         stats.error("missing update", f"{missing} updates never arrived")
         stats.errors["missing update"] += missing - 1
-    end = proc_status(pid)
+    end = proc_status(*pid)
     stop_acks.set()
     await ack_task
     for room in rooms:
@@ -653,14 +668,14 @@ async def drive(base: str, server: subprocess.Popen[bytes], args: argparse.Names
     }
 
 
-def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path) -> dict[str, Any]:
+def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path,
+           database: dict[str, dict[str, int]]) -> dict[str, Any]:
     stats: Stats = measured["stats"]
     live: list[Room] = measured["live"]
     log_errors, log_refusals, log_examples = server_log_errors(workdir / "server.log")
     if log_errors:
         stats.errors["server log"] += log_errors
         stats.examples.extend(f"server log: {line}" for line in log_examples)
-    database = database_versions(workdir / "data" / "parcheesi.sqlite3")
     seen = {room.code: room.accepted_seen() for room in live}
     versions = {code: database.get(code, {}).get("versions", 0) for code in seen}
     lost = sum(abs(versions[code] - seen[code]) for code in seen)
@@ -698,7 +713,8 @@ def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path) ->
                     "nicegui": nicegui.__version__, "system": platform.platform(),
                     "load_average_1min_at_start_and_end_of_play": measured["load"]},
         "code": code_version(),
-        "config": {"rooms": args.rooms, "clients_per_room": args.clients_per_room,
+        "config": {"cluster_shards": args.cluster,
+                   "rooms": args.rooms, "clients_per_room": args.clients_per_room,
                    "duration_s": args.duration, "think_s": args.think, "pace": args.pace,
                    "setup_concurrency": args.setup_concurrency,
                    "concurrent_guests": args.concurrent_guests},
@@ -740,6 +756,26 @@ def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path) ->
     }
 
 
+def in_cluster(args: argparse.Namespace, workdir: Path
+               ) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
+    """The run through a cluster's proxy (``scripts/cluster.sh``, as ``cluster.py`` brings
+    it up): the figures, and its database's rooms. The shards' logs become ``server.log``."""
+    os.chmod(workdir, 0o711)  # PostgreSQL's own user reaches its folder inside
+    cluster = Cluster(args.cluster, workdir / "cluster")
+    cluster.up()
+    try:
+        pids = [pid for i in range(args.cluster) if (pid := cluster.pid(i)) is not None]
+        log(f"cluster of {args.cluster} shards up on {cluster.base} (pids {pids})")
+        measured = asyncio.run(drive(cluster.base, pids, args))
+        database = database_versions(cluster.database_url)
+    finally:
+        cluster.down()
+    with (workdir / "server.log").open("w") as joined:
+        for path in cluster.logs():
+            joined.write(path.read_text(errors="replace"))
+    return measured, database
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -762,6 +798,9 @@ def main() -> None:
                              "(default: one after the other)")
     parser.add_argument("--server-log", metavar="FILE",
                         help="keep a copy of the server's output in FILE")
+    parser.add_argument("--cluster", type=int, default=0, metavar="N",
+                        help="play through the proxy of a cluster of N shards "
+                             "(scripts/cluster.sh) instead of one server process")
     parser.add_argument("--drain", type=float, default=15.0,
                         help="seconds to wait for outstanding updates after play")
     args = parser.parse_args()
@@ -770,16 +809,20 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="parcheesi-rooms-") as tmp:
         workdir = Path(tmp)
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        server = start_server(port, workdir, args.pace)
-        try:
-            wait_serving(server, base, workdir / "server.log")
-            log(f"server up on {base} (pid {server.pid}, data in {workdir / 'data'})")
-            measured = asyncio.run(drive(base, server, args))
-        finally:
-            stop_server(server)
-        result = report(args, measured, workdir)
+        if args.cluster:
+            measured, database = in_cluster(args, workdir)
+        else:
+            port = free_port()
+            base = f"http://127.0.0.1:{port}"
+            server = start_server(port, workdir, args.pace)
+            try:
+                wait_serving(server, base, workdir / "server.log")
+                log(f"server up on {base} (pid {server.pid}, data in {workdir / 'data'})")
+                measured = asyncio.run(drive(base, [server.pid], args))
+            finally:
+                stop_server(server)
+            database = database_versions(workdir / "data" / "parcheesi.sqlite3")
+        result = report(args, measured, workdir, database)
         if args.server_log:
             Path(args.server_log).write_bytes((workdir / "server.log").read_bytes())
         if result["errors"]["by_kind"].get("server log"):

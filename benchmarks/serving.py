@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
 import subprocess
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -44,3 +50,58 @@ def tail(path: Path, lines: int = 20) -> str:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
     except OSError:
         return ""
+
+
+@dataclass
+class Cluster:
+    """A cluster brought up by ``scripts/cluster.sh`` in a directory of its own."""
+
+    shards: int
+    directory: Path
+    port: int = field(default_factory=free_port)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def database_url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port + 100}/postgres"
+
+    def _script(self, *words: str) -> None:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PARCHEESI_", "NICEGUI_", "PYTEST_"))}
+        env["PARCHEESI_CLUSTER_DIR"] = str(self.directory)
+        subprocess.run([str(ROOT / "scripts" / "cluster.sh"), *words], cwd=ROOT, env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def up(self) -> None:
+        self._script("up", "--shards", str(self.shards), "--port", str(self.port))
+
+    def down(self) -> None:
+        self._script("down")
+
+    def pid(self, shard: int) -> int | None:
+        """The shard's server process (None while its supervisor is between two)."""
+        with contextlib.suppress(OSError, ValueError):
+            return int((self.directory / f"shard-{shard}" / "pid").read_text())
+        return None
+
+    def kill(self, shard: int) -> None:
+        """SIGKILL the shard's server process (its supervisor starts it again)."""
+        pid = self.pid(shard)
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    def live_rooms(self, shard: int) -> set[str]:
+        """The rooms live in the shard now, asked of it straight (none while it is down)."""
+        url = f"http://127.0.0.1:{self.port + 1 + shard}/health?rooms=1"
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return set(json.load(response).get("live_rooms", []))
+        except (OSError, ValueError):
+            return set()
+
+    def logs(self) -> Iterator[Path]:
+        yield from sorted(self.directory.glob("shard-*/log"))

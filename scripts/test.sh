@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need (virtual environment, Python packages, Debian's
-# Chromium and its driver, Caddy, systemd-analyze, axe-core, a throwaway PostgreSQL server)
-# and run the whole test suite. Arguments are passed to pytest.
+# Chromium and its driver, Caddy, systemd-analyze, nginx, Redis, axe-core, a throwaway
+# PostgreSQL server) and run the whole test suite. Arguments are passed to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,20 +13,12 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
 # Debian packages the tests use: the browser and its driver, Caddy (to validate the
-# reverse-proxy example), systemd-analyze (to verify the service unit) and npm (for axe-core).
-missing=""
-command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
-command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
-command -v caddy >/dev/null 2>&1 || missing="$missing caddy"
-command -v systemd-analyze >/dev/null 2>&1 || missing="$missing systemd"
-command -v npm >/dev/null 2>&1 || missing="$missing npm"
-if [ -n "$missing" ]; then
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
-fi
+# reverse-proxy example), systemd-analyze (to verify the service unit), npm (for axe-core),
+# and nginx and Redis (the cluster's drill brings up a cluster of shards).
+# shellcheck source=scripts/debian.sh
+. scripts/debian.sh
+install_missing chromium:chromium chromedriver:chromium-driver caddy:caddy \
+    systemd-analyze:systemd npm:npm nginx:nginx-light redis-server:redis-server
 
 # axe-core, the accessibility checker tests/test_browser_axe.py runs in the pages: from the
 # npm registry into .axe/ (git-ignored), its major version pinned.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from tournament_helpers import Site
 
 from parcheesi.server.config import ConfigError, parse
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, Seat
@@ -28,6 +29,8 @@ from parcheesi.server.shards import (
 )
 from parcheesi.server.signals import Notices
 from parcheesi.server.store import Store
+from parcheesi.server.tournament import Settings
+from parcheesi.server.tournaments import Request
 
 
 def test_the_owner_hash_is_fixed_once_and_for_all() -> None:
@@ -269,3 +272,52 @@ async def test_a_malformed_notice_is_dropped(postgres_url: str,
     await asyncio.sleep(0)
     assert heard == []
     assert "malformed" in caplog.text
+
+
+# --- a tournament over two shards ---------------------------------------------------------------
+
+async def test_a_tournament_whose_tables_are_on_two_shards_is_played_to_its_champion(
+        postgres_url: str) -> None:
+    """Eight computers at tables of two: each shard plays its own tables, whoever ends a
+    round draws the next, and the other shard hears of it and sets its new tables going
+    (nobody has a page open anywhere)."""
+    sites = [Site.open(postgres_url) for _ in range(2)]
+    notices = []
+    for index, site in enumerate(sites):
+        await site.store.init()
+        site.hub.shard = Shard(index, 2)
+        site.hub.owners = AdvisoryLocks(postgres_url, _never_lost)
+        site.ratings.soon = lambda: None  # type: ignore[method-assign]  # not what is tested
+        notice = Notices(postgres_url, f"{index}/2")
+        site.tournaments.tell_shards(notice)
+        notice.start()
+        notices.append(notice)
+    try:
+        for notice in notices:
+            await asyncio.wait_for(notice.ready.wait(), 10)
+        ann = (await sites[0].people.add("Ann"))[0].id
+        contest = await sites[0].tournaments.create(ann, Request(
+            "ludo", Settings("knockout", table_size=2, advance=1), (), ("easy",) * 8))
+        tables = contest.rooms[0]
+        assert {shard_of(room_key(code), 2) for code in tables} == {0, 1}
+        for site in sites:
+            await site.tournaments.resume()  # each sets its own tables going
+        assert await until(lambda: finished(sites[1], contest.code), 120)
+        final = await sites[0].tournaments.get(contest.code)
+        assert final is not None
+        for site in sites:  # each shard played only its own tables' games
+            owners = {game.owner for game in site.hub.games.values()}
+            assert all(site.hub.shard.owns(owner) for owner in owners)
+        assert len(final.tournament.rounds) == 3
+    finally:
+        for notice in notices:
+            await notice.close()
+        for site in sites:
+            await site.hub.owners.close()
+            await site.close()
+
+
+async def finished(site: Site, code: str) -> bool:
+    """Whether the site's copy of the tournament is over (kept up by the notices)."""
+    contest = await site.tournaments.get(code)
+    return contest is not None and contest.over

@@ -1,0 +1,297 @@
+"""The cluster's drill: shards behind the proxy, rooms that live in one shard at most, and a
+shard killed under load that loses nothing.
+
+    .venv/bin/python benchmarks/cluster.py [--shards 2] [--rooms 6] [--races 10] [--kills 3]
+
+Brings a cluster up with ``scripts/cluster.sh up`` (PostgreSQL, Redis, nginx and the shards,
+in a temporary directory, on free ports) and, through the proxy only, as phones do
+(``phones.py``, ``chaos.py``):
+
+1. **Rooms on every shard**: two-player rooms made through the pages (a host and a guest,
+   each its own browser) until every shard owns some.
+2. **Reconnect races**: both phones of one room open it again at the same moment, one
+   through every shard's prefix (``/s/<i>/room/CODE``) and one through ``/room/CODE``; every
+   page must end at the owner's prefix, and a round of play must be seen by both.
+3. **Kills under load**: every room plays without pause; a shard (in turn) is killed with
+   SIGKILL and its supervisor starts it again. The killed shard's phones open their table
+   again (the proxy's "restarting" page meanwhile) until it is back and a round of play is
+   seen by both; the other shards' phones play on. Counted: actions the phones saw accepted
+   that the database lacks (lost), the other shards' pages that lost their socket, and the
+   seconds from the kill until the room is playable again.
+
+Throughout, every shard's live rooms are read straight from it (``/health?rooms=1``, from
+this machine) every 0.2 s: a room live in two shards at one reading is a split. Prints one
+JSON object; target: 0 lost, 0 split, 0 pages of other shards disturbed, every room back
+within 10 s of its shard's restart (its supervisor starts it a second after the kill; the
+seconds from the kill are reported too), no error in the shards' logs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chaos import (
+    Db,
+    Options,
+    Party,
+    Tally,
+    close_party,
+    keep_playing,
+    log,
+    one_round,
+    open_table,
+    room_party,
+    watch,
+)
+from phones import StepFailed
+from rooms import server_log_errors
+from serving import Cluster
+from sqlalchemy import create_engine, text
+
+from parcheesi.server.migrate import sync_url
+from parcheesi.server.shards import room_key, shard_of
+
+ROOT = Path(__file__).resolve().parent.parent
+BACK_WITHIN_S = 10.0
+
+
+class PostgresDb(Db):
+    """The drills' read-only queries, on the cluster's PostgreSQL database."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(Path())
+        self.engine = create_engine(sync_url(url))
+
+    def _rows(self, query: str, **values: Any) -> list[Any]:
+        with self.engine.connect() as connection:
+            return list(connection.execute(text(query), values))
+
+    def version(self, game_id: str) -> int:
+        rows = self._rows("SELECT version FROM games WHERE id = :id", id=game_id)
+        return int(rows[0][0]) if rows else -1
+
+    def games(self) -> dict[str, tuple[int, int]]:
+        rows = self._rows("SELECT g.id, g.version, (SELECT COUNT(*) FROM actions a "
+                          "WHERE a.game_id = g.id) FROM games g")
+        return {str(g): (int(v), int(n)) for g, v, n in rows}
+
+    def room_game(self, code: str) -> str | None:
+        rows = self._rows("SELECT game_id FROM rooms WHERE code = :code", code=code)
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+
+@dataclass
+class Splits:
+    """Readings of every shard's live rooms; a room in two shards at once is a split."""
+
+    readings: int = 0
+    split: set[str] = field(default_factory=set)
+    seen: dict[str, set[int]] = field(default_factory=dict)
+    """Each room's shards over the whole run."""
+
+    async def watch(self, cluster: Cluster, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            live = await asyncio.gather(*(asyncio.to_thread(cluster.live_rooms, i)
+                                          for i in range(cluster.shards)))
+            self.readings += 1
+            for shard, codes in enumerate(live):
+                for code in codes:
+                    self.seen.setdefault(code, set()).add(shard)
+                    if any(code in other for k, other in enumerate(live) if k != shard):
+                        self.split.add(code)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.2)
+
+
+def owner(party: Party, shards: int) -> int:
+    assert party.code is not None
+    return shard_of(room_key(party.code), shards)
+
+
+async def make_rooms(cluster: Cluster, tally: Tally, rooms: int, timeout: float
+                     ) -> list[Party]:
+    """Rooms through the proxy until there are ``rooms`` and every shard owns one."""
+    parties: list[Party] = []
+    while len(parties) < rooms or len({owner(p, cluster.shards) for p in parties}) \
+            < cluster.shards:
+        if len(parties) >= rooms * 4:
+            raise StepFailed(f"{len(parties)} rooms made, still a shard without one")
+        parties.append(await room_party(cluster.base, tally, 10 * len(parties), timeout))
+    return parties
+
+
+async def race(cluster: Cluster, party: Party, options: Options) -> str | None:
+    """Both phones open the room again at once, through every prefix and none; what went
+    wrong (None: every page at the owner's prefix, and a round seen by both)."""
+    assert party.code is not None
+    paths = [f"/s/{i}/room/{party.code}" for i in range(cluster.shards)]
+    paths.append(f"/room/{party.code}")
+    for phone in party.phones:
+        await phone.page.close()
+    opened = await asyncio.gather(*(open_table(phone.browser, paths[(k + turn) % len(paths)],
+                                               options.timeout, None if turn == 0 else
+                                               str(uuid.uuid4()))
+                                    for turn in range(2) for k, phone in enumerate(
+                                        party.phones)))
+    home = f"/s/{owner(party, cluster.shards)}"
+    wrong = [page.prefix for page in opened if page.prefix != home]
+    keep, extra = opened[:len(party.phones)], opened[len(party.phones):]
+    for page in extra:
+        await page.close()
+    for phone, page in zip(party.phones, keep, strict=True):
+        phone.page = page
+    if wrong:
+        return f"pages served under {wrong}, not {home}"
+    return await one_round(party, options)
+
+
+async def reopen(party: Party, options: Options, started: float) -> float:
+    """The killed shard's phones open the table again until it is back and a round of play
+    is seen by both; seconds since ``started`` (the kill)."""
+    for phone in party.phones:
+        await phone.page.close()
+    while True:
+        try:
+            for phone in party.phones:
+                phone.page = await open_table(phone.browser, party.path, options.timeout)
+            problem = await one_round(party, options)
+            if problem is None:
+                return time.monotonic() - started
+            log(f"room {party.code} after the kill: {problem}")
+        except (StepFailed, OSError, ConnectionError) as error:
+            log(f"room {party.code} not back yet: {error}")
+        for phone in party.phones:
+            await phone.page.close()
+        if time.monotonic() - started > 60:
+            raise StepFailed(f"room {party.code} not playable 60 s after the kill")
+        await asyncio.sleep(0.5)
+
+
+async def restart_seen(cluster: Cluster, shard: int, old_pid: int | None) -> float:
+    """When the shard's supervisor started it again (its new process's pid appeared)."""
+    while cluster.pid(shard) in (old_pid, None):
+        await asyncio.sleep(0.05)
+    return time.monotonic()
+
+
+async def kill_round(cluster: Cluster, parties: list[Party], db: Db, options: Options,
+                     victim: int, rng: random.Random) -> dict[str, Any]:
+    """Everyone plays; ``victim`` is killed; its rooms come back. The figures of the round."""
+    seen: dict[str, int] = {}
+    watch(parties, db, seen)
+    players = {id(p): asyncio.create_task(keep_playing(p, options.timeout)) for p in parties}
+    await asyncio.sleep(rng.uniform(0.5, 2.0))
+    killed = time.monotonic()
+    old_pid = cluster.pid(victim)
+    cluster.kill(victim)
+    restarted = asyncio.create_task(restart_seen(cluster, victim, old_pid))
+    hit = [p for p in parties if owner(p, cluster.shards) == victim]
+    others = [p for p in parties if p not in hit]
+    for party in hit:
+        players[id(party)].cancel()
+    await asyncio.gather(*(players[id(p)] for p in hit), return_exceptions=True)
+    back = await asyncio.gather(*(reopen(p, options, killed) for p in hit))
+    since_restart = max(back, default=0.0) - (await restarted - killed)
+    for party in others:
+        players[id(party)].cancel()
+    await asyncio.gather(*players.values(), return_exceptions=True)
+    disturbed = sum(1 for p in others for phone in p.phones
+                    if phone.page.disconnected_at is not None)
+    stored = db.games()
+    lost = sum(max(0, version - stored.get(game, (0, 0))[0]) for game, version in seen.items())
+    return {"victim": victim, "rooms_hit": len(hit), "back_s": max(back, default=0.0),
+            "back_after_restart_s": since_restart,
+            "lost": lost, "other_pages_disturbed": disturbed,
+            "actions_seen": sum(seen.values())}
+
+
+async def drill(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
+    options, tally = Options(timeout=args.timeout), Tally()
+    rng = random.Random(args.seed)
+    splits, stop = Splits(), asyncio.Event()
+    watcher = asyncio.create_task(splits.watch(cluster, stop))
+    db = PostgresDb(cluster.database_url)
+    parties: list[Party] = []
+    try:
+        parties = await make_rooms(cluster, tally, args.rooms, options.timeout)
+        log(f"{len(parties)} rooms; owners {[owner(p, cluster.shards) for p in parties]}")
+        races = [await race(cluster, parties[k % len(parties)], options)
+                 for k in range(args.races)]
+        race_problems = [r for r in races if r]
+        log(f"{args.races} reconnect races: {len(race_problems)} problems")
+        kills = []
+        for k in range(args.kills):
+            kills.append(await kill_round(cluster, parties, db, options,
+                                          k % cluster.shards, rng))
+            log(f"kill {k + 1}: {kills[-1]}")
+    finally:
+        stop.set()
+        await watcher
+        for party in parties:
+            await close_party(party)
+    games = db.games()
+    unlike = sum(1 for version, rows in games.values() if version != rows)
+    figures = {
+        "shards": cluster.shards, "rooms": len(parties),
+        "rooms_per_shard": [sum(1 for p in parties if owner(p, cluster.shards) == i)
+                            for i in range(cluster.shards)],
+        "reconnect_races": args.races, "race_problems": race_problems[:5],
+        "kills": len(kills), "lost": sum(k["lost"] for k in kills),
+        "other_pages_disturbed": sum(k["other_pages_disturbed"] for k in kills),
+        "slowest_back_s": round(max((k["back_s"] for k in kills), default=0.0), 1),
+        "slowest_back_after_restart_s": round(max((k["back_after_restart_s"] for k in kills),
+                                                  default=0.0), 1),
+        "split_rooms": sorted(splits.split), "readings": splits.readings,
+        "rooms_ever_in_two_shards": sorted(c for c, s in splits.seen.items() if len(s) > 1),
+        "games_with_versions_unlike_action_rows": unlike, "kill_rounds": kills,
+    }
+    logged = [server_log_errors(path) for path in cluster.logs()]
+    figures["server_log"] = {"error_lines": sum(errors for errors, _, _ in logged),
+                             "examples": [line for _, _, lines in logged for line in lines][:5]}
+    figures["met"] = (figures["lost"] == 0 and not splits.split and not race_problems
+                      and figures["other_pages_disturbed"] == 0 and unlike == 0
+                      and figures["slowest_back_after_restart_s"] <= BACK_WITHIN_S
+                      and figures["server_log"]["error_lines"] == 0)
+    figures["phones"] = tally.report()
+    return figures
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shards", type=int, default=2)
+    parser.add_argument("--rooms", type=int, default=6)
+    parser.add_argument("--races", type=int, default=10)
+    parser.add_argument("--kills", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=15.0)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="parcheesi-cluster-") as tmp:
+        os.chmod(tmp, 0o711)  # PostgreSQL's own user reaches its folder inside
+        cluster = Cluster(args.shards, Path(tmp) / "cluster")
+        started = time.monotonic()
+        cluster.up()
+        try:
+            figures = asyncio.run(drill(cluster, args))
+        finally:
+            cluster.down()
+        figures["seconds"] = round(time.monotonic() - started, 1)
+        figures["machine"] = {"cores": os.cpu_count(), "load": os.getloadavg()}
+    print(json.dumps(figures, indent=1), flush=True)
+    return figures
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main()["met"] else 1)
