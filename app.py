@@ -127,7 +127,7 @@ def start_background_work(server: Server) -> None:
     background_tasks.create(server.watch.run(), name="turn clocks")
     if isinstance(server.signals, Notices):
         server.signals.start()
-    server.ratings.soon()  # the games that finished while the server was down
+    server.rate_finished()  # the games that finished while the server was down
     server.tournaments.soon()  # and the tournaments they were tables of
     if threading.current_thread() is threading.main_thread():  # not under the test fixtures
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1,

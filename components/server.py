@@ -88,7 +88,7 @@ class Server:
             hub.owners = AdvisoryLocks(config.database_url, lost=stop_this_process)
             signals = Notices(config.database_url, sender=str(config.shard))
         people = People(store, wall)
-        ratings = Ratings(store, people)
+        ratings = Ratings(store, people, rates=config.shard.rates)
         rooms = Rooms(store, hub, clock)
 
         def computers(game: LiveGame) -> None:
@@ -97,26 +97,37 @@ class Server:
         tournaments = Tournaments(store, rooms, people, ratings, computers)
 
         tournaments.tell_shards(signals)
-        rater = config.shard.index == 0
-        """Shard 0 rates every game, in the order they finished; the others tell it."""
 
         async def rate(_: str) -> None:
             ratings.soon()
 
+        async def rebuild(_: str) -> None:
+            await ratings.rebuild()
+
+        async def rebuild_at_rater() -> None:
+            await signals.send("rebuild", "")
+
         signals.listen("finished", rate)
+        signals.listen("rebuild", rebuild)
 
         def finished(game: LiveGame) -> None:
-            if rater:
+            if config.shard.rates:
                 ratings.soon()
             else:
                 background_work(signals.send("finished", game.id))
             tournaments.game_over(game)
 
         hub.on_finish = finished
-        people.on_change.append(ratings.rebuild)
+        people.on_change.append(ratings.rebuild if config.shard.rates else rebuild_at_rater)
         return cls(config, store, hub, rooms, HealthNotice(store, config.redis_url),
                    ClockWatch(hub, paced_pause(config.pace), computers),
                    people, ratings, tournaments, signals)
+
+    def rate_finished(self) -> None:
+        """Rate the games that finished while the server was down (at start; in a cluster,
+        the shard that rates)."""
+        if self.config.shard.rates:
+            self.ratings.soon()
 
     async def let_go(self) -> None:
         """Give up the locks of the rooms and games no longer live here (housekeeping)."""

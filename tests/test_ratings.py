@@ -3,6 +3,7 @@ ratings from the places of finished games, incremental and rebuilt alike."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import subprocess
@@ -216,3 +217,26 @@ async def test_the_ratings_command_rebuilds_the_same_leaderboard(tmp_path):
     failed = subprocess.run(broken, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert failed.returncode == 2 and failed.stderr.count("\n") == 1, failed.stderr
     assert failed.stdout == ""
+
+
+async def test_in_a_cluster_one_process_rates_and_the_others_read(house, monkeypatch):
+    """A shard that does not rate never writes a rating (two processes rating at once would
+    rate games out of order, or twice): its finish card waits for the rater's."""
+    store, people, rater, _ = house
+    reader = Ratings(store, people, rates=False)
+    ann, _ = await people.add("Ann")
+    ben, _ = await people.add("Ben")
+    seats = [Seat(0, HUMAN, name="Ann", person=ann.id), Seat(2, HUMAN, name="Ben",
+                                                             person=ben.id)]
+    game = await finished_game(store, 1, seats)
+    assert await reader.rate_pending() == 0 and await reader.rebuild() == 0
+    reader.soon()  # nothing to start
+    assert not reader._tasks
+    monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 0.3)
+    assert await reader.changes(game) == []  # not rated yet, and not by this process
+    monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 10.0)
+    waiting = asyncio.create_task(reader.changes(game))
+    assert await rater.rate_pending() == 1
+    shown_by_reader = await waiting
+    assert shown_by_reader == await rater.changes(game)
+    assert [c.name for c in shown_by_reader] == ["Ann", "Ben"]

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 """OpenSkill's Plackett-Luce model with its own defaults (mu 25, sigma 25/3)."""
+RATED_WAIT, RATED_LOOK = 5.0, 0.2
+"""Seconds a finish card of a process that does not rate waits for the rating, and between
+two looks."""
 PROVISIONAL_GAMES = 5
 """Rated games before a rating stops being provisional."""
 SHOWN_BASE, SHOWN_SCALE = 1000, 40
@@ -123,9 +126,12 @@ class Change:
 class Ratings:
     """The ratings of one server's people, kept as results in its store."""
 
-    def __init__(self, store: Store, people: People) -> None:
+    def __init__(self, store: Store, people: People, rates: bool = True) -> None:
         self.store = store
         self.people = people
+        self.rates = rates
+        """Whether this process rates (a cluster's other shards read what shard 0 rated: the
+        games must be rated one at a time, in the order they finished)."""
         self.lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[int]] = set()
         self._closed = False
@@ -133,13 +139,19 @@ class Ratings:
 
     async def rate_pending(self) -> int:
         """Rate the finished games not rated yet, in the order they finished; returns how
-        many. Safe to call at any time from anywhere: one rating at a time."""
+        many. Safe to call at any time from anywhere: one rating at a time (none in a
+        process that does not rate)."""
+        if not self.rates:
+            return 0
         async with self.lock:
             return await self._rate_pending()
 
     async def rebuild(self) -> int:
         """Forget every result and rate every finished game again, first to last (after a
-        merge or a removal, or by hand: ``python -m parcheesi ratings --rebuild``)."""
+        merge or a removal, or by hand: ``python -m parcheesi ratings --rebuild``); nothing
+        in a process that does not rate."""
+        if not self.rates:
+            return 0
         async with self.lock:
             async with self.store.write_session() as session:
                 await session.exec(delete(ResultRow))
@@ -157,7 +169,7 @@ class Ratings:
     def soon(self) -> None:
         """Rate what finished, in a task of its own (a game's finish never waits for it;
         one that fails is logged, and its games wait for the next call)."""
-        if self._closed:  # the server is stopping: the next start rates what is left
+        if self._closed or not self.rates:  # stopping: the next start rates what is left
             return
         task = asyncio.get_running_loop().create_task(self.rate_pending())
         self._tasks.add(task)
@@ -246,12 +258,27 @@ class Ratings:
 
     async def changes(self, game_id: str) -> list[Change]:
         """The rating change of each person of a finished game (rating it first if it is
-        still to rate); [] for a game not finished."""
-        await self.rate_pending()
+        still to rate; where another process rates, once it has, waiting up to
+        :data:`RATED_WAIT` seconds); [] for a game not finished."""
+        if self.rates:
+            await self.rate_pending()
+        else:
+            await self._rated_elsewhere(game_id)
         rows = await self._results(select(ResultRow).where(col(ResultRow.game_id) == game_id))
         return [Change(r.person_id, r.name, r.colour, r.rated, shown(r.mu_before,
                                                                      r.sigma_before),
                        shown(r.mu, r.sigma)) for r in sorted(rows, key=lambda r: r.colour)]
+
+    async def _rated_elsewhere(self, game_id: str) -> None:
+        """Until the rating process has counted the game (it hears of every finish at
+        once), for at most :data:`RATED_WAIT` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RATED_WAIT
+        while loop.time() < deadline:
+            async with self.store.session() as session:
+                if await session.get(FinishRow, game_id) is not None:
+                    return
+            await asyncio.sleep(RATED_LOOK)
 
     async def results_of(self, kind: str | None = None, person: str | None = None
                          ) -> list[ResultRow]:

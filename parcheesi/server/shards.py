@@ -95,6 +95,12 @@ class Shard:
     def owns(self, key: str) -> bool:
         return self.alone or self.owner(key) == self.index
 
+    @property
+    def rates(self) -> bool:
+        """Whether this shard rates the finished games: one process does, shard 0, so they
+        are rated one at a time in the order they finished (the others tell it of theirs)."""
+        return self.index == 0
+
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
 
