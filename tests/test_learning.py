@@ -353,14 +353,33 @@ def test_expert_takes_a_finish_without_searching(game: AnyRules):
 def test_the_shipped_weights_load_and_say_how_they_were_trained(game: AnyRules):
     lrn = learner(game)
     assert game.expert is not None
-    net = game.expert.network()
-    assert net.sparse.dtype == np.float32
-    assert not net.sparse[net.pad_unit].any()
-    note = json.loads(lrn.weights.with_suffix(".json").read_text())
-    assert {"settings", "iterations", "games", "training_hours", "machine", "command"} <= set(
-        note)
-    assert f"--game {game.kind} " in note["command"]
-    assert lrn.weights.stat().st_size < 3_000_000
+    for net, path in ((game.expert.network(), lrn.weights),
+                      (game.expert.chance_network(), lrn.chance_weights or lrn.weights)):
+        assert net.sparse.dtype == np.float32
+        assert not net.sparse[net.pad_unit].any()
+        note = json.loads(path.with_suffix(".json").read_text())
+        assert {"settings", "iterations", "games", "training_hours", "machine",
+                "command"} <= set(note)
+        assert f"--game {game.kind} " in note["command"]
+        assert path.stat().st_size < 3_000_000
+
+
+def test_the_chances_weights_go_on_from_the_search_weights_training(game: AnyRules):
+    """A game's chances weights, where it ships them, come from the same run as its search
+    weights gone on with the teacher: the same settings up to the teacher's iteration."""
+    lrn = learner(game)
+    if lrn.chance_weights is None:
+        assert game.expert is not None
+        assert game.expert.chance_network() is game.expert.network()
+        return
+    search_note = json.loads(lrn.weights.with_suffix(".json").read_text())
+    chances_note = json.loads(lrn.chance_weights.with_suffix(".json").read_text())
+    teacher = chances_note["settings"]
+    assert teacher["teacher_share"] > 0
+    assert teacher["teacher_from"] == search_note["iterations"] < chances_note["iterations"]
+    plain = {k: v for k, v in teacher.items() if not k.startswith("teacher_")}
+    assert plain == {k: v for k, v in search_note["settings"].items()
+                     if not k.startswith("teacher_")}
 
 
 def test_the_chances_name_every_colour_playing(game: AnyRules):

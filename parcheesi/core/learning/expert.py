@@ -1,8 +1,9 @@
 """A game's Expert and its win chances, from the weights it ships.
 
 The weights are read once, on first use, so a server that never seats an Expert or shows a
-meter never loads them. A benchmark or the training may put other weights in their place for
-a while (:meth:`Expert.use`).
+meter never loads them. A game may ship a second set for the win chances
+(:attr:`.Learner.chance_weights`). A benchmark or the training may put other weights in
+place of both for a while (:meth:`Expert.use`).
 """
 
 from __future__ import annotations
@@ -34,13 +35,25 @@ class Expert:
     def _shipped(self) -> Network:
         return Network.load(self.learner.weights, self.learner.encoding)
 
+    @cached_property
+    def _shipped_chances(self) -> Network:
+        chances = self.learner.chance_weights
+        return self._shipped if chances is None else Network.load(chances,
+                                                                  self.learner.encoding)
+
     def network(self) -> Network:
-        """The evaluation in use: the shipped weights, unless others were put in place."""
+        """The evaluation Expert searches with: the shipped weights, unless others were put
+        in place."""
         return self._shipped if self._override is None else self._override
 
+    def chance_network(self) -> Network:
+        """The evaluation the win chances are read with (the search's, unless the game ships
+        its own for them)."""
+        return self._shipped_chances if self._override is None else self._override
+
     def use(self, net: Network | None) -> None:
-        """Play with ``net`` instead of the shipped weights (None: back to them). For the
-        benchmarks' comparisons of one set of weights with another."""
+        """Play and read the chances with ``net`` instead of the shipped weights (None: back
+        to them). For the benchmarks' comparisons of one set of weights with another."""
         self._override = net
 
     def choose(self, state: State, ends: list[State]) -> int:
@@ -53,6 +66,6 @@ class Expert:
 
     def chances_of(self, states: Sequence[State]) -> list[dict[int, float]]:
         """:meth:`chances` of many positions at once (a game's, for its chart)."""
-        values = win_chances_of(self.learner, self.network(), list(states))
+        values = win_chances_of(self.learner, self.chance_network(), list(states))
         return [{colour: float(row[colour]) for colour in state.colours}
                 for state, row in zip(states, values, strict=True)]

@@ -76,7 +76,11 @@ class Learner:
     position is read as if the player to act were about to roll)."""
     weights: Path
     """The shipped weights (``.npz``; a ``.json`` note beside them says how they were
-    trained)."""
+    trained): Expert's search plays with them..."""
+    chance_weights: Path | None = None
+    """...and the win chances are read with these, when given: an evaluation that also
+    learned from the teacher's games (:attr:`teacher`) predicts the play a table watches,
+    while the search plays best with the one trained on its own play alone."""
     new_game: Callable[[tuple[int, ...], tuple[str, ...]], State]
     """The position before the opening roll of a table of those colours, with those house
     rules."""

@@ -4,8 +4,9 @@ win chances shown by the meter and the charts.
 The network, its training and Expert's search are every game's (:mod:`parcheesi.core.learning`);
 this package holds what is Ludo's own: how a position is read (:mod:`.encoding`), how a
 self-play game is played between rolls and at which tables, and the shipped weights
-(``weights.npz``, with ``weights.json`` telling how they were trained; ``python -m parcheesi
-train --game ludo`` reproduces them).
+(``weights.npz`` for Expert's search, ``chances.npz`` for the win chances, each with a
+``.json`` note telling how it was trained; ``python -m parcheesi train --game ludo``
+reproduces them).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from ..turns import advance
 from .encoding import ENCODING, encode
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
+CHANCE_WEIGHTS = Path(__file__).with_name("chances.npz")
+"""The win chances' own weights: the same training gone on with half its games Hard's
+(``--teacher-share 0.5``), so the meter and the charts say the chances of the play they
+watch: trained on self-play alone, the chances were 3.3 points off in Hard's games; Expert
+searching with these won less against Hard than with its own (docs/benchmarks.md)."""
 DIE = (1, 2, 3, 4, 5, 6)
 DIE_CHANCES = (1 / 6,) * 6
 SEARCH = Search(candidates=2, margin=1.0, seconds=0.25, depth=2)
@@ -111,7 +117,8 @@ def _finished(state: LudoState, colour: int) -> bool:
 
 
 LEARNER = Learner(
-    encoding=ENCODING, encode=encoded, weights=WEIGHTS, new_game=_new_game,
+    encoding=ENCODING, encode=encoded, weights=WEIGHTS, chance_weights=CHANCE_WEIGHTS,
+    new_game=_new_game,
     dice=ludo_dice, roll=_roll, roll_ends=roll_ends, rolls=DIE, roll_chances=DIE_CHANCES,
     ends_after=_ends_after, key=_key, finished=_finished, tables=table, search=SEARCH,
     teacher=_teacher)
