@@ -11,11 +11,12 @@ in a temporary directory, on free ports) and, through the proxy only, as phones 
    each its own browser) until every shard owns some.
 2. **Reconnect races**: both phones of one room open it again at the same moment, one
    through every shard's prefix (``/s/<i>/room/CODE``) and one through ``/room/CODE``; every
-   page must end at the owner's prefix, and a round of play must be seen by both.
-3. **Kills under load**: every room plays without pause; a shard (in turn) is killed with
-   SIGKILL and its supervisor starts it again. The killed shard's phones open their table
-   again (the proxy's "restarting" page meanwhile) until it is back and a round of play is
-   seen by both; the other shards' phones play on. Counted: actions the phones saw accepted
+   page must end at the owner's prefix, and an action must be seen by both.
+3. **Kills under load**: every room plays, each player thinking about a second before each
+   press (``--think``; 0 plays without pause); a shard (in turn) is killed with SIGKILL and
+   its supervisor starts it again. The killed shard's phones open their table
+   again (the proxy's "restarting" page meanwhile) until it is back and an action is seen
+   by both; the other shards' phones play on. Counted: actions the phones saw accepted
    that the database lacks (lost), the other shards' pages that lost their socket, and the
    seconds from the kill until the room is playable again.
 
@@ -47,11 +48,13 @@ from chaos import (
     Options,
     Party,
     Tally,
+    any_change,
     close_party,
     keep_playing,
     log,
-    one_round,
+    next_press,
     open_table,
+    press,
     room_party,
     watch,
 )
@@ -134,7 +137,7 @@ async def make_rooms(cluster: Cluster, tally: Tally, rooms: int, timeout: float
 
 async def race(cluster: Cluster, party: Party, options: Options) -> str | None:
     """Both phones open the room again at once, through every prefix and none; what went
-    wrong (None: every page at the owner's prefix, and a round seen by both)."""
+    wrong (None: every page at the owner's prefix, and an action seen by both)."""
     assert party.code is not None
     paths = [f"/s/{i}/room/{party.code}" for i in range(cluster.shards)]
     paths.append(f"/room/{party.code}")
@@ -154,20 +157,50 @@ async def race(cluster: Cluster, party: Party, options: Options) -> str | None:
         phone.page = page
     if wrong:
         return f"pages served under {wrong}, not {home}"
-    return await one_round(party, options)
+    return await action_seen(party, options)
+
+
+async def action_seen(party: Party, options: Options) -> str | None:
+    """One game action pressed (a roll or a move, after any piece selections) and every
+    other phone's board redrawn for it; what went wrong (None: the room plays)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + options.timeout
+    while loop.time() < deadline:
+        picked = next(((p, c) for p in party.phones if p.presses
+                       and (c := next_press(p)) is not None), None)
+        if picked is None:
+            await any_change(party.pages(), 0.5)
+            continue
+        phone, chosen = picked
+        others = [p for p in party.phones if p is not phone]
+        seqs = {id(p): p.page.board_seq for p in others}
+        await press(party, phone, chosen, options.timeout)
+        if chosen[0] == "select":
+            continue
+        while any(p.page.board_seq == seqs[id(p)] for p in others):
+            if loop.time() > deadline:
+                return f"the others did not see {phone.role}'s {chosen[0]}"
+            await any_change([p.page for p in others], 0.5)
+        return None
+    return "nothing to press"
 
 
 async def reopen(party: Party, options: Options, started: float) -> float:
-    """The killed shard's phones open the table again until it is back and a round of play
-    is seen by both; seconds since ``started`` (the kill)."""
+    """The killed shard's phones open the table again until it is back and an action is
+    seen by both; seconds since ``started`` (the kill)."""
     for phone in party.phones:
         await phone.page.close()
     while True:
         try:
+            opening = time.monotonic()
             for phone in party.phones:
                 phone.page = await open_table(phone.browser, party.path, options.timeout)
-            problem = await one_round(party, options)
+            playing = time.monotonic()
+            problem = await action_seen(party, options)
             if problem is None:
+                log(f"room {party.code} back {time.monotonic() - started:.1f} s after the "
+                    f"kill: pages opened in {playing - opening:.1f} s, an action seen in "
+                    f"{time.monotonic() - playing:.1f} s")
                 return time.monotonic() - started
             log(f"room {party.code} after the kill: {problem}")
         except (StepFailed, OSError, ConnectionError) as error:
@@ -179,19 +212,53 @@ async def reopen(party: Party, options: Options, started: float) -> float:
         await asyncio.sleep(0.5)
 
 
-async def restart_seen(cluster: Cluster, shard: int, old_pid: int | None) -> float:
-    """When the shard's supervisor started it again (its new process's pid appeared)."""
+async def stop(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the tasks until they have all ended (Python 3.11's ``wait_for`` may swallow a
+    cancellation that comes as its wait ends, and the task would play on)."""
+    while tasks:
+        for task in tasks:
+            task.cancel()
+        _, pending = await asyncio.wait(tasks, timeout=1.0)
+        tasks = list(pending)
+
+
+async def restart_seen(cluster: Cluster, shard: int, old_pid: int | None
+                       ) -> tuple[float, float]:
+    """When the shard's supervisor started it again (its new process's pid appeared), and
+    when it answered its health check again."""
     while cluster.pid(shard) in (old_pid, None):
         await asyncio.sleep(0.05)
-    return time.monotonic()
+    restarted = time.monotonic()
+    while not await asyncio.to_thread(cluster.answers, shard):
+        await asyncio.sleep(0.05)
+    return restarted, time.monotonic()
+
+
+async def play_at_pace(party: Party, options: Options, think: float, rng: random.Random
+                       ) -> None:
+    """Play as people do, thinking 0.5 to 1.5 times ``think`` seconds before each press,
+    until cancelled (or the page goes away); ``think`` 0 plays without pause."""
+    if think <= 0:
+        await keep_playing(party, options.timeout)
+        return
+    with contextlib.suppress(StepFailed, ConnectionError, OSError):
+        while True:
+            picked = next(((p, c) for p in party.phones if p.presses
+                           and (c := next_press(p)) is not None), None)
+            if picked is None:
+                await any_change(party.pages(), 0.5)
+                continue
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            await press(party, picked[0], picked[1], options.timeout)
 
 
 async def kill_round(cluster: Cluster, parties: list[Party], db: Db, options: Options,
-                     victim: int, rng: random.Random) -> dict[str, Any]:
+                     victim: int, rng: random.Random, think: float) -> dict[str, Any]:
     """Everyone plays; ``victim`` is killed; its rooms come back. The figures of the round."""
     seen: dict[str, int] = {}
     watch(parties, db, seen)
-    players = {id(p): asyncio.create_task(keep_playing(p, options.timeout)) for p in parties}
+    players = {id(p): asyncio.create_task(play_at_pace(p, options, think, rng))
+               for p in parties}
     await asyncio.sleep(rng.uniform(0.5, 2.0))
     killed = time.monotonic()
     old_pid = cluster.pid(victim)
@@ -199,20 +266,17 @@ async def kill_round(cluster: Cluster, parties: list[Party], db: Db, options: Op
     restarted = asyncio.create_task(restart_seen(cluster, victim, old_pid))
     hit = [p for p in parties if owner(p, cluster.shards) == victim]
     others = [p for p in parties if p not in hit]
-    for party in hit:
-        players[id(party)].cancel()
-    await asyncio.gather(*(players[id(p)] for p in hit), return_exceptions=True)
+    await stop([players[id(p)] for p in hit])
     back = await asyncio.gather(*(reopen(p, options, killed) for p in hit))
-    since_restart = max(back, default=0.0) - (await restarted - killed)
-    for party in others:
-        players[id(party)].cancel()
-    await asyncio.gather(*players.values(), return_exceptions=True)
+    restart, serving = await restarted
+    since_restart = max(back, default=0.0) - (restart - killed)
+    await stop(list(players.values()))
     disturbed = sum(1 for p in others for phone in p.phones
                     if phone.page.disconnected_at is not None)
     stored = db.games()
     lost = sum(max(0, version - stored.get(game, (0, 0))[0]) for game, version in seen.items())
     return {"victim": victim, "rooms_hit": len(hit), "back_s": max(back, default=0.0),
-            "back_after_restart_s": since_restart,
+            "back_after_restart_s": since_restart, "serving_after_restart_s": serving - restart,
             "lost": lost, "other_pages_disturbed": disturbed,
             "actions_seen": sum(seen.values())}
 
@@ -234,7 +298,7 @@ async def drill(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         kills = []
         for k in range(args.kills):
             kills.append(await kill_round(cluster, parties, db, options,
-                                          k % cluster.shards, rng))
+                                          k % cluster.shards, rng, args.think))
             log(f"kill {k + 1}: {kills[-1]}")
     finally:
         stop.set()
@@ -275,6 +339,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rooms", type=int, default=6)
     parser.add_argument("--races", type=int, default=10)
     parser.add_argument("--kills", type=int, default=3)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a player thinks before each press while a shard is "
+                             "killed (0: no pause, the shards saturated)")
     parser.add_argument("--timeout", type=float, default=15.0)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)

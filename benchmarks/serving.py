@@ -103,5 +103,14 @@ class Cluster:
         except (OSError, ValueError):
             return set()
 
+    def answers(self, shard: int) -> bool:
+        """Whether the shard answers its health check (straight, not through the proxy)."""
+        url = f"http://127.0.0.1:{self.port + 1 + shard}/health"
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return True
+        except (OSError, ValueError):
+            return False
+
     def logs(self) -> Iterator[Path]:
         yield from sorted(self.directory.glob("shard-*/log"))

@@ -35,4 +35,4 @@ trap './scripts/test-postgres.sh stop' EXIT
 .venv/bin/mypy
 .venv/bin/lint-imports  # the layers: pyproject.toml's [tool.importlinter] contracts
 .venv/bin/python scripts/complexity.py  # no function of app.py, parcheesi, components above 15
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest --durations=15 "$@"  # the slowest tests listed: the suite stays near 15 min
