@@ -34,7 +34,7 @@ def drill(name: str, **settings: Any) -> tuple[dict[str, Any], str]:
 
 @pytest.mark.slow
 def test_presses_that_arrive_together_make_one_action() -> None:
-    found, why = drill("races", trials=20)
+    found, why = drill("races", trials=10)
     assert found["duplicates"] == 0, why
     assert found["engine_text_shown"] == 0, why
     assert all(race["trials"] for race in found["per_race"].values()), why

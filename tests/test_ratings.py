@@ -151,7 +151,7 @@ async def test_rebuilding_gives_the_incremental_numbers_over_hundreds_of_games(h
     ann, _ = await people.add("Ann")
     levels = rules_for("ludo").table_levels
     rng = random.Random(29)
-    games = 200 if store.url.startswith("sqlite") else 60  # PostgreSQL: the same, fewer
+    games = 120 if store.url.startswith("sqlite") else 60  # PostgreSQL: the same, fewer
     for n in range(games):
         colours = (0, 1, 2, 3)[:rng.choice((2, 3, 4))]
         seats = computers([rng.choice(levels) for _ in colours], colours)
