@@ -1286,6 +1286,16 @@ class Witness:
         self.log_text = page.text("log")
 
 
+async def stop(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the tasks until they have all ended (Python 3.11's ``wait_for`` may swallow a
+    cancellation that comes as its wait ends, and the task would play on)."""
+    while tasks:
+        for task in tasks:
+            task.cancel()
+        _, pending = await asyncio.wait(tasks, timeout=1.0)
+        tasks = list(pending)
+
+
 async def keep_playing(party: Party, timeout: float) -> None:
     """Play without pause until cancelled (or the server goes away)."""
     with contextlib.suppress(StepFailed, ConnectionError, OSError, aiohttp.ClientError):
@@ -1314,9 +1324,7 @@ async def kill_cycle(server: Server, parties: list[Party], db: Db, options: Opti
     players = [asyncio.create_task(keep_playing(p, options.timeout)) for p in parties]
     await asyncio.sleep(rng.uniform(0.3, 2.0))  # the moment of the crash
     await server.kill()
-    for task in players:
-        task.cancel()
-    await asyncio.gather(*players, return_exceptions=True)
+    await stop(players)
     stored = db.games()
     lost = sum(max(0, version - stored.get(game, (0, 0))[0]) for game, version in seen.items())
     shown = sum(version - bases.get(game, 0) for game, version in seen.items())

@@ -56,6 +56,7 @@ from chaos import (
     open_table,
     press,
     room_party,
+    stop,
     watch,
 )
 from phones import StepFailed
@@ -210,16 +211,6 @@ async def reopen(party: Party, options: Options, started: float) -> float:
         if time.monotonic() - started > 60:
             raise StepFailed(f"room {party.code} not playable 60 s after the kill")
         await asyncio.sleep(0.5)
-
-
-async def stop(tasks: list[asyncio.Task[None]]) -> None:
-    """Cancel the tasks until they have all ended (Python 3.11's ``wait_for`` may swallow a
-    cancellation that comes as its wait ends, and the task would play on)."""
-    while tasks:
-        for task in tasks:
-            task.cancel()
-        _, pending = await asyncio.wait(tasks, timeout=1.0)
-        tasks = list(pending)
 
 
 async def restart_seen(cluster: Cluster, shard: int, old_pid: int | None
