@@ -48,6 +48,8 @@ from urllib.parse import urlencode
 import aiohttp
 import socketio
 
+from parcheesi.server.shards import PREFIX, prefixed
+
 ACK_INTERVAL = 3.0
 """nicegui.js acknowledges received messages every 3 seconds."""
 
@@ -60,10 +62,6 @@ STORED_KEYS = re.compile(r'Object\.keys\(localStorage\)\.filter\(k => k\.startsW
                          r'("(?:[^"\\]|\\.)*")\)\)\.map\(k => k\.slice\((\d+)\)\)')
 RANDOM_BYTES = re.compile(r"Array\.from\(crypto\.getRandomValues\(new Uint8Array\((\d+)\)\), .*")
 """The dice randomness a seat adds before the first roll (``pages.RANDOM_BYTES_JS``)."""
-
-
-SHARD_PREFIX = re.compile(r"(/s/\d+)/")
-"""A cluster's shard prefix at the start of a page's address."""
 
 
 def parse_page(html: str, path: str) -> tuple[dict[str, dict[str, Any]], str, int]:
@@ -238,8 +236,8 @@ class Page:
                 raise StepFailed(f"GET {self.path}: HTTP {response.status}")
             # Behind a cluster's proxy the page is redirected to its shard's prefix
             # (/s/<i>/...), and its socket goes there too, as nicegui.js's does.
-            shard = SHARD_PREFIX.match(response.url.path)
-            self.prefix = shard.group(1) if shard else ""
+            shard = prefixed(response.url.path)
+            self.prefix = "" if shard is None else f"{PREFIX}/{shard[0]}"
         self.elements, self.client_id, self.next_message_id = parse_page(html, self.path)
         for key, element in self.elements.items():
             self._note_board(key, element)

@@ -676,7 +676,7 @@ class Rooms:
             if not room.can_start() and status == RoomStatus.LOBBY:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             seats = [s.seat() for s in room.seats.values()]
-            row, state = self.hub.new_row(f"room:{room.code}", "online", seats, room.kind,
+            row, state = self.hub.new_row(room_key(room.code), "online", seats, room.kind,
                                           room.house, start=await self._opening(room, seats),
                                           clock=room.clock, stand_in=room.stand_in)
             before = (room.game_id, room.status, room.last_action_at)
@@ -908,7 +908,7 @@ class Rooms:
         for code in codes:
             self.rooms.pop(code, None)
             for game_id in [g.id for g in self.hub.games.values()
-                            if g.owner == f"room:{code}"]:
+                            if g.owner == room_key(code)]:
                 self.hub.games.pop(game_id).abandoned = True
         return len(codes)
 

@@ -36,6 +36,7 @@ from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .migrate import upgrade
+from .shards import room_key
 
 log = logging.getLogger(__name__)
 
@@ -653,7 +654,7 @@ class Store:
                     col(RoomRow.game_id).not_in(recent))))).all()
             codes = [row.code for row in rows]
             for code in codes:
-                owner = f"room:{code}"
+                owner = room_key(code)
                 games = (await session.exec(select(GameRow.id).where(
                     GameRow.owner == owner))).all()
                 if games:
