@@ -1200,12 +1200,12 @@ async def lock_trial(server: Server, party: Party, db: Db, options: Options, tal
     page = phone.page
     client_id, reloads = page.client_id, tally.errors["reload requested"]
     await asyncio.sleep(options.lock_s)  # the scenario: the database is held this long
-    shown = page.fingerprint()
+    shown = page.shown_version()
     lock.execute("COMMIT")
     lock.close()
     released = time.perf_counter()
     try:
-        await page.wait(lambda: page.fingerprint() != shown,
+        await page.wait(lambda: page.shown_version() != shown,
                         max(options.resume_s, options.timeout), "the next action")
     except StepFailed:
         return None, f"no action after the release (status: {page.text('status')!r})"

@@ -48,6 +48,7 @@ from urllib.parse import urlencode
 import aiohttp
 import socketio
 
+from components.presses import version_of
 from parcheesi.server.shards import PREFIX, prefixed
 
 ACK_INTERVAL = 3.0
@@ -441,17 +442,13 @@ class Page:
         value = element.get("props", {}).get("data-stamp") if element else None
         return None if value is None else str(value)
 
-    def fingerprint(self) -> tuple[Any, ...]:
-        """What shows that the game moved on: the log's lines (every accepted action adds at
-        least one), where the pieces stand, the turn line and the dice. A refused action
-        redraws the same (only the status line and the selection change)."""
-        log = self.elements.get(self.first("log") or "", {})
-        lines = (log.get("text"), *(self.elements.get(str(c), {}).get("text")
-                                    for c in log.get("children", [])))
-        state = self.elements.get(self.board_id or "", {}).get("props", {}).get("state", {})
-        pieces = tuple(tuple(p[:4]) for p in state.get("pieces", []))
-        dice = self.controls.get(self.first("dice") or "", {}).get("label")
-        return lines, pieces, self.text("turn"), dice
+    def shown_version(self) -> int | None:
+        """The game version the table on the page shows: the version part of the board's
+        stamp (``presses.stamp_text``). Every accepted action moves it on; a refused press
+        redraws with the same version (only the stamp's count of answers changes). What the
+        board shows is no such sign: a player who rolls the same doubles twice and cannot
+        move redraws the same pieces, dice and turn."""
+        return version_of(self.board_state().get("stamp"))
 
     async def wait(self, check: Callable[[], Any], timeout: float, what: str) -> Any:
         """Until ``check()`` is truthy (re-checked after every message); StepFailed after

@@ -36,8 +36,8 @@ are game actions; for each, every phone of the room measures the time from the a
 sending its click to that phone receiving the ``update`` that carries the board's next state
 (the board element's ``seq`` prop changes on every redraw; a phone that is not acting redraws
 only when the game accepts an action, so its n-th board change after the click is the n-th
-action's result). The acting phone's own redraw shows whether the action was accepted: its
-log, pieces, turn line or dice changed. Selecting a piece is measured separately (only the
+action's result). The acting phone's own redraw shows whether the action was accepted: the
+game version in the board's stamp moved on. Selecting a piece is measured separately (only the
 acting phone redraws). With ``--think 0`` every room acts as fast as the server answers, so the
 server runs saturated and the latency is mostly queueing; ``--think 1`` is a brisk human pace.
 
@@ -152,8 +152,8 @@ class Action:
     actor: Page
     kind: str
     sent: float
-    before: tuple[Any, ...]
-    """What the actor's table showed when it pressed (see ``Page.fingerprint``)."""
+    before: int | None
+    """The game version the actor's table showed when it pressed (``Page.shown_version``)."""
     seen_by: int = 0
     accepted: bool | None = None
     """As the actor's own update shows it: None until that update arrives."""
@@ -191,7 +191,7 @@ class Room:
             actor.expect.append((-1, now))
             actor.expected += 1
             return actor.expected
-        self.actions.append(Action(actor, kind, now, actor.fingerprint()))
+        self.actions.append(Action(actor, kind, now, actor.shown_version()))
         k = len(self.actions) - 1
         for page in self.pages:
             page.expect.append((k, now))
@@ -210,7 +210,7 @@ class Room:
             return
         action = self.actions[k]
         if page is action.actor:
-            action.accepted = page.fingerprint() != action.before
+            action.accepted = page.shown_version() != action.before
             if not action.accepted:
                 self.not_accepted(k, page.text("status"))
                 return
@@ -221,8 +221,8 @@ class Room:
         self.stats.latency.append(ms)
 
     def not_accepted(self, k: int, status: str) -> None:
-        """The actor's table did not move on (its redraw after the press shows the same log,
-        pieces, turn and dice): the other phones will not redraw for action ``k``."""
+        """The actor's table did not move on (its redraw after the press shows the same game
+        version): the other phones will not redraw for action ``k``."""
         action = self.actions[k]
         if status.startswith(REFUSAL_STARTS) or status[:1].islower():
             self.stats.error("refused", f"room {self.code}: {action.kind}: {status}")
