@@ -650,6 +650,9 @@ async def drive(base: str, pid: list[int], args: argparse.Namespace) -> dict[str
     stop_acks.set()
     await ack_task
     for room in rooms:
+        # Closing a phone redraws the others of its room ("Sam is away"): not an action's
+        for page in list(room.pages):
+            room.detach(page)
         for browser in room.browsers:
             await browser.close()
 
