@@ -226,6 +226,12 @@ class Page:
         self.disconnected_at: float | None = None
         # the table's controls, as drawn from the controls component's state
         self.controls: dict[str, dict[str, Any]] = {}
+        self._drawn: dict[str, list[str]] = {}
+        """The controls drawn from each controls component, by the component's key."""
+        self._testids: dict[str, set[str]] = {}
+        """The keys of the elements and controls with each ``data-testid`` (a phone looks
+        for some on every message: scanning every element each time cost more than the rest
+        of the simulated phone, and it shares the machine with the server it measures)."""
 
     # --- connecting ---------------------------------------------------------------------------
 
@@ -239,10 +245,10 @@ class Page:
             # (/s/<i>/...), and its socket goes there too, as nicegui.js's does.
             shard = prefixed(response.url.path)
             self.prefix = "" if shard is None else f"{PREFIX}/{shard[0]}"
-        self.elements, self.client_id, self.next_message_id = parse_page(html, self.path)
-        for key, element in self.elements.items():
+        elements, self.client_id, self.next_message_id = parse_page(html, self.path)
+        for key, element in elements.items():
+            self._keep(key, element)
             self._note_board(key, element)
-        self._draw_controls()
         sio = socketio.AsyncClient(http_session=browser.ws_session, reconnection=False)
         sio.on("update", self._on_update)
         sio.on("run_javascript", self._on_run_javascript)
@@ -296,25 +302,44 @@ class Page:
         boards = []
         for key, element in message.items():
             if element is None:
-                self.elements.pop(key, None)
+                self._forget(key)
                 continue
             old = self.elements.get(key)
             for prop in element.pop("preserved_props", None) or []:
                 if old is not None and prop in old.get("props", {}):
                     element.setdefault("props", {})[prop] = old["props"][prop]
-            self.elements[key] = element = _decoded(element)
+            element = _decoded(element)
+            self._keep(key, element)
             if self._is_board(element):
                 boards.append(key)
-        self._draw_controls()
         for key in boards:
             self._board_changed(key, self.elements[key]["props"]["state"]["seq"], now)
         self._wake()
 
-    def _draw_controls(self) -> None:
-        self.controls = {}
-        for key, element in self.elements.items():
-            if _is_controls(element):
-                self.controls.update(drawn_controls(key, element["props"]["state"]))
+    def _keep(self, key: str, element: dict[str, Any]) -> None:
+        """Element ``key`` is now ``element`` (decoded): keep it, and the controls drawn from
+        it, in the indexes."""
+        self._forget(key)
+        self.elements[key] = element
+        testid = element.get("props", {}).get("data-testid")
+        if testid is not None:
+            self._testids.setdefault(testid, set()).add(key)
+        if _is_controls(element):
+            drawn = drawn_controls(key, element["props"]["state"])
+            self._drawn[key] = list(drawn)
+            for control_key, control in drawn.items():
+                self.controls[control_key] = control
+                self._testids.setdefault(control["testid"], set()).add(control_key)
+
+    def _forget(self, key: str) -> None:
+        """Element ``key`` is gone (or about to be replaced), with what was drawn from it."""
+        old = self.elements.pop(key, None)
+        if old is None:
+            return
+        self._testids.get(old.get("props", {}).get("data-testid"), set()).discard(key)
+        for control_key in self._drawn.pop(key, ()):
+            control = self.controls.pop(control_key)
+            self._testids[control["testid"]].discard(control_key)
 
     @staticmethod
     def _is_board(element: dict[str, Any]) -> bool:
@@ -391,10 +416,7 @@ class Page:
     def find(self, testid: str) -> list[str]:
         """Keys of the shown elements (and table controls) with this ``data-testid``, in
         creation order."""
-        keys = [k for k, e in self.elements.items()
-                if e.get("props", {}).get("data-testid") == testid and self.shown(k)]
-        keys += [k for k, c in self.controls.items() if c["testid"] == testid and self.shown(k)]
-        return sorted(keys, key=_order)
+        return sorted((k for k in self._testids.get(testid, ()) if self.shown(k)), key=_order)
 
     def first(self, testid: str) -> str | None:
         keys = self.find(testid)
