@@ -195,6 +195,10 @@ _CHECKPOINT_EVERY = 200
 """SQLite actions between two copies of the WAL into the database."""
 _LOCK_WAIT_S = 5.0
 """How long an action waits (on a thread) for another process to release the database."""
+POSTGRES_POOL = 10
+"""PostgreSQL connections a server keeps open, and the most it uses at once (more
+transactions than that wait for one). A connection opened beyond those and closed again
+costs PostgreSQL a new process each time: under load, more than the transactions."""
 
 
 @dataclass(frozen=True)
@@ -268,11 +272,12 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url)
+        sqlite = url.startswith("sqlite")
+        self.engine: AsyncEngine = (create_async_engine(url) if sqlite else create_async_engine(
+            url, pool_size=POSTGRES_POOL, max_overflow=0))
         self._ready = False
         self._migrated = False
         self._init_lock = asyncio.Lock()
-        sqlite = url.startswith("sqlite")
         self._writing: asyncio.Lock | contextlib.nullcontext[None] = (
             asyncio.Lock() if sqlite else contextlib.nullcontext())
         """SQLite allows one writer at a time: writes queue here instead of failing with
