@@ -56,7 +56,7 @@ from .tournament_page import (
     tournament_page,
     tournaments_page,
 )
-from .turns import TURN_SCRIPT, your_games, your_games_list
+from .turns import TURN_SCRIPT, YourGames
 from .tv import Invitation, TvView, join_box
 from .unconnected import wait_for_socket
 
@@ -398,13 +398,13 @@ async def home_page(server: Server) -> None:
     person = await this_person(server.people)
     if person is not None:
         await follow_tables(server.tournaments, person.id, tables_box)
-    entries = await your_games(server.store, rooms, game if local else None)
+    listed = YourGames(server.store, rooms, game if local else None, games_box,
+                       server.hub.wall)
+    entries = await listed.draw()
     online = [e.key for e in entries if e.key != "local"]
     if online:
         resume_box.clear()
         show_resume(online)
-    with games_box:
-        your_games_list(entries, server.hub.wall())
 
 
 async def new_game_page(server: Server) -> None:

@@ -97,6 +97,7 @@ class Server:
         tournaments = Tournaments(store, rooms, people, ratings, computers)
 
         tournaments.tell_shards(signals)
+        rooms.tell_shards(signals)
 
         async def rate(_: str) -> None:
             ratings.soon()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from nicegui import Client, ui
+from nicegui import Client, background_tasks, ui
 
 from parcheesi.core.registry import AnyRules, rules_for
 from parcheesi.core.rules import State
@@ -102,15 +102,29 @@ async def held_seats(rooms: Rooms, codes: Collection[str] | None = None
     """The rooms where this browser's seat tokens hold a seat, with that seat's colour (of
     ``codes``, or of every room it keeps a token for); asks the browser, so only once the
     page is connected."""
-    held = []
+    return await seated(rooms, await seat_tokens(codes))
+
+
+async def seat_tokens(codes: Collection[str] | None = None) -> dict[str, str]:
+    """This browser's seat tokens by room code (of ``codes``, or every one it keeps), as its
+    localStorage holds them."""
+    tokens = {}
     for code in await stored_room_codes():
         if codes is not None and code not in codes:
             continue
+        token = await read_token(code)
+        if token is not None:
+            tokens[code] = token
+    return tokens
+
+
+async def seated(rooms: Rooms, tokens: Mapping[str, str]) -> list[tuple[Room, int]]:
+    """The rooms where ``tokens`` (by room code) hold a seat, with that seat's colour."""
+    held = []
+    for code, token in tokens.items():
         room = await rooms.look(code)  # another shard's room is read as stored
-        if room is None:
-            continue
-        colour = room.colour_of(await read_token(code))
-        if colour is not None:
+        colour = None if room is None else room.colour_of(token)
+        if room is not None and colour is not None:
             held.append((room, colour))
     return held
 
@@ -154,18 +168,80 @@ async def room_entry(store: Store, room: Room, colour: int) -> Entry | None:
     return None if turn is None else Entry(room.code, url, title, where, turn)
 
 
-async def your_games(store: Store, rooms: Rooms, local: LiveGame | None) -> list[Entry]:
-    """This browser's games in progress (its local game, then every room where it holds a
-    seat, in the lobby or playing), the ones whose move is its own first."""
+async def your_games(store: Store, rooms: Rooms, local: LiveGame | None,
+                     tokens: Mapping[str, str]) -> list[Entry]:
+    """This browser's games in progress (its local game, then every room where its seat
+    ``tokens`` hold a seat, in the lobby or playing), the ones whose move is its own first."""
     entries = []
     if local is not None and not local.over:
         turn = turn_of_game(local, human_colours(local.seats.values()))
         entries.append(Entry("local", LOCAL_URL, local.rules.title, "On this device", turn))
-    for room, colour in await held_seats(rooms):
+    for room, colour in await seated(rooms, tokens):
         entry = await room_entry(store, room, colour)
         if entry is not None:
             entries.append(entry)
     return sorted(entries, key=lambda e: not e.mine)
+
+
+class YourGames:
+    """The home page's "Your games" in ``box``, drawn again whenever one of its rooms
+    changes what the list says (a seat taken in its lobby, the start, whose turn it is), on
+    this shard or another (``Rooms.follow``), until the page goes.
+
+    The seat tokens are asked of the browser once, at the first drawing: a phone slow to
+    answer later must not empty the list."""
+
+    def __init__(self, store: Store, rooms: Rooms, local: LiveGame | None, box: ui.element,
+                 wall: Callable[[], datetime]) -> None:
+        self.store, self.rooms, self.local, self.box, self.wall = store, rooms, local, box, wall
+        self.tokens: dict[str, str] = {}
+        self.followed: set[str] = set()
+        self.drawing = False
+        self.again = False
+        """A room changed while the list was being drawn: draw it once more."""
+
+    async def draw(self) -> list[Entry]:
+        """The first drawing (the page's socket must be connected): the entries drawn."""
+        self.tokens = await seat_tokens()
+        ui.context.client.on_delete(self.stop)
+        return await self._draw()
+
+    async def _draw(self) -> list[Entry]:
+        entries = await your_games(self.store, self.rooms, self.local, self.tokens)
+        if self.box.is_deleted:
+            return entries
+        self.box.clear()
+        with self.box:
+            your_games_list(entries, self.wall())
+        self._follow({e.key for e in entries if e.key != "local"})
+        return entries
+
+    def _follow(self, codes: set[str]) -> None:
+        for code in self.followed - codes:
+            self.rooms.unfollow(code, self.changed)
+        for code in codes - self.followed:
+            self.rooms.follow(code, self.changed)
+        self.followed = codes
+
+    def changed(self, _: str) -> None:
+        if self.box.is_deleted:
+            self.stop()
+        elif self.drawing:
+            self.again = True
+        else:
+            self.drawing = self.again = True
+            background_tasks.create(self._redraw(), name="your games")
+
+    async def _redraw(self) -> None:
+        try:
+            while self.again and not self.box.is_deleted:
+                self.again = False
+                await self._draw()
+        finally:
+            self.drawing = False
+
+    def stop(self) -> None:
+        self._follow(set())
 
 
 def your_games_list(entries: list[Entry], now: datetime) -> None:

@@ -258,6 +258,42 @@ async def test_a_notice_reaches_the_other_shards_only(postgres_url: str) -> None
         await other.close()
 
 
+async def test_a_room_s_followers_on_another_shard_hear_its_stored_changes(
+        two_processes: tuple[Process, Process], postgres_url: str) -> None:
+    """A home page on the second shard lists a room of the first: a seat claimed and
+    readied there reaches it through a notice; a page coming or going does not."""
+    first, second = two_processes
+    notices = [Notices(postgres_url, "0/2"), Notices(postgres_url, "1/2")]
+    first.rooms.tell_shards(notices[0])
+    second.rooms.tell_shards(notices[1])
+    for each in notices:
+        each.start()
+        await asyncio.wait_for(each.ready.wait(), 10)
+    try:
+        room, _ = await first.rooms.create([Seat(0, HUMAN, name="Hana"), Seat(2, HUMAN)])
+        heard: list[str] = []
+        arrived = asyncio.Event()
+
+        def follower(code: str) -> None:
+            heard.append(code)
+            arrived.set()
+
+        second.rooms.follow(room.code, follower)
+        token = await first.rooms.claim(room, 2, "Sam")
+        await asyncio.wait_for(arrived.wait(), 10)
+        assert heard == [room.code]
+        first.rooms.connect(room, 2)  # presence: not what a list shows, nobody is told
+        arrived.clear()
+        await first.rooms.set_ready(room, token, True)
+        await asyncio.wait_for(arrived.wait(), 10)  # notices come in the order sent
+        assert heard == [room.code, room.code]
+        second.rooms.unfollow(room.code, follower)
+        assert room.code not in second.rooms.followers
+    finally:
+        for each in notices:
+            await each.close()
+
+
 async def test_a_malformed_notice_is_dropped(postgres_url: str,
                                              caplog: pytest.LogCaptureFixture) -> None:
     notices = Notices(postgres_url, "1/2")

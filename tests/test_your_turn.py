@@ -198,6 +198,53 @@ async def test_an_online_room_is_marked_for_the_browser_whose_seat_is_to_move(
     assert not marked(hana, listed) and to_play(hana, listed, "game-standing") == "Sam to play"
 
 
+def listed(user: User, code: str) -> tuple[str, bool]:
+    """What the open home page of ``user`` says of room ``code`` now: its line and its mark
+    (the list is drawn anew on every change, so its entry is looked up each time)."""
+    found = elements(user, f"your-game-{code}")
+    if len(found) != 1:
+        return "", False
+    lines = inside(user, found[0], "game-to-play")
+    return (str(lines[0].text) if lines else ""), marked(user, found[0])
+
+
+async def test_an_open_home_page_follows_its_rooms_lobby_start_and_turn(
+        app_server: Server, host: tuple[User, SimulatedBrowser], create_user, seed) -> None:
+    """Nobody reloads: a seat taken and readied in the lobby shows on the host's open home
+    page, and the start and the turn passing show on the guest's."""
+    hana, hana_browser = host
+    seed(SEED_ROOM)
+    code = await create_room(hana, hana_browser, name="Hana", invited=["sapphire"],
+                             computers={}, count=2)
+    sam = create_user()
+    SimulatedBrowser(sam)
+    await home_entry(hana, code)
+    assert listed(hana, code) == ("In the lobby. Waiting for Sapphire to be taken.", False)
+
+    await sam.open(f"/r/{code}")
+    await type_into(sam, "guest-name", "Sam")
+    await click(sam, "claim-seat-sapphire")
+    await until(lambda: listed(hana, code) == ("In the lobby. Waiting for Sam to be ready.",
+                                               False), "the seat taken, on Hana's home page")
+    await click(sam, "ready")
+    await until(lambda: listed(hana, code) == (
+        "In the lobby. Everyone is ready: you may start.", False), "Sam ready, on Hana's")
+
+    await home_entry(sam, code)
+    assert listed(sam, code) == ("In the lobby. Waiting for the start.", False)
+    room = await app_server.rooms.get(code)
+    assert room is not None
+    token = hana_browser.seat_token(code)
+    game = await app_server.rooms.start(room, token)
+    await until(lambda: listed(sam, code) == ("Hana to play", False), "the start, on Sam's")
+    for action in game.rules.decide(game.state, "easy").actions:  # Hana's opening roll
+        await app_server.rooms.act(room, token, action, game.version)
+    assert game.turn == SAPPHIRE
+    await until(lambda: listed(sam, code) == ("Sam to play", True), "Sam's turn, on Sam's")
+    # One follower a page, however often it was drawn: Hana's and Sam's
+    assert len(app_server.rooms.followers[code]) == 2
+
+
 async def test_a_clocked_room_says_how_long_is_left_from_its_stored_deadline(
         app_server: Server, host: tuple[User, SimulatedBrowser], app_wall: FakeWall) -> None:
     user, browser = host

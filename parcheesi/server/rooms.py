@@ -49,6 +49,7 @@ from .live import (
 )
 from .loading import SingleFlight
 from .shards import Elsewhere, room_key
+from .signals import Quiet, Signals
 from .store import RoomRow, Store, house_of, house_text
 
 log = logging.getLogger(__name__)
@@ -309,6 +310,12 @@ class RoomSeating:
         return await self.rooms.act(self.room, self.token, action, version)
 
 
+def _listed_turn(game: LiveGame) -> tuple[int, bool, datetime | None]:
+    """What a list of a room says of its game: whose turn, whether it is over, and when the
+    turn runs out."""
+    return game.turn, game.over, game.deadline
+
+
 def expired(room: Room) -> bool:
     """Whether nobody played in the room for :data:`EXPIRY` (a tournament's table never
     expires: its tournament waits for it)."""
@@ -451,6 +458,10 @@ class Rooms:
         """Reactions per seat token (by its hash): one every two seconds, ten a minute."""
         self._saving: set[asyncio.Task[None]] = set()
         self._loading: SingleFlight[Room | None] = SingleFlight("room")
+        self.followers: dict[str, list[Callable[[str], None]]] = {}
+        """Pages that list a room without showing it (a home page's "Your games"), by the
+        room's code: told when what they list changes, on whichever shard the room is."""
+        self.signals: Signals = Quiet()
 
     @property
     def clock(self) -> Clock:
@@ -719,7 +730,7 @@ class Rooms:
         room.absent_since.pop(colour, None)
         room.touched = self.clock()
         self._wake(room)
-        self._notify(room)
+        self._notify(room, stored=False)
 
     def disconnect(self, room: Room, colour: int | None) -> None:
         if colour is None:
@@ -729,7 +740,7 @@ class Rooms:
             room.absent_since[colour] = self.clock()
         room.touched = self.clock()
         self._wake(room)
-        self._notify(room)
+        self._notify(room, stored=False)
 
     def _wake(self, room: Room) -> None:
         """Let the room's computers notice that a player came or went."""
@@ -941,6 +952,8 @@ class Rooms:
     def _watch(self, room: Room, game: LiveGame) -> None:
         """Keep the room's last action time and status in step with its game."""
 
+        listed = {"turn": _listed_turn(game)}
+
         def on_action(game: LiveGame, _: list[Event]) -> None:
             now = datetime.now(UTC)
             stale = now - room.last_action_at > ACTIVITY_PRECISION
@@ -952,6 +965,9 @@ class Rooms:
                 task = asyncio.get_running_loop().create_task(self._save(room))
                 self._saving.add(task)
                 task.add_done_callback(self._saved)
+            if _listed_turn(game) != listed["turn"]:  # the action is stored: lists may say so
+                listed["turn"] = _listed_turn(game)
+                self._moved(room.code)
 
         # Computers play while a player of the room is connected (watchers do not count; a
         # player who handed their seat to a computer does); at a tournament's table, always.
@@ -967,9 +983,47 @@ class Rooms:
     async def _save(self, room: Room) -> None:
         await self.store.save_room(room.to_row())
 
-    def _notify(self, room: Room) -> None:
+    def _notify(self, room: Room, *, stored: bool = True) -> None:
+        """Tell the room's pages of a change. A ``stored`` change (a seat, the status, not
+        who is connected) is what the room's followers list: they are told too."""
         for listener in list(room.listeners):
             listener(room)
+        if stored:
+            self._moved(room.code)
+
+    # --- followers: pages that list rooms, here and on the other shards ------------------------
+
+    def tell_shards(self, signals: Signals) -> None:
+        """Tell the other shards' followers of every change of this shard's rooms, and this
+        shard's followers of theirs."""
+        self.signals = signals
+        signals.listen("room", self._moved_elsewhere)
+
+    def follow(self, code: str, listener: Callable[[str], None]) -> None:
+        """Call ``listener(code)`` whenever room ``code`` changes what a list of it shows:
+        its lobby, its status, whose turn it is (the room may be another shard's)."""
+        self.followers.setdefault(code, []).append(listener)
+
+    def unfollow(self, code: str, listener: Callable[[str], None]) -> None:
+        listeners = self.followers.get(code, [])
+        if listener in listeners:
+            listeners.remove(listener)
+        if not listeners:
+            self.followers.pop(code, None)
+
+    def _moved(self, code: str) -> None:
+        self._tell_followers(code)
+        self.signals.tell("room", code)
+
+    async def _moved_elsewhere(self, code: str) -> None:
+        self._tell_followers(code)
+
+    def _tell_followers(self, code: str) -> None:
+        for listener in list(self.followers.get(code, ())):
+            try:
+                listener(code)
+            except Exception:  # one broken page must not keep the others from hearing it
+                log.exception("a room's follower failed", extra={"room": code})
 
     def _require_seat(self, room: Room, token: str | None) -> int:
         colour = room.colour_of(token)

@@ -36,6 +36,8 @@ class Signals(Protocol):
 
     async def send(self, topic: str, text: str) -> None: ...
 
+    def tell(self, topic: str, text: str) -> None: ...
+
 
 class Quiet:
     """One server alone: there is nobody to tell."""
@@ -44,6 +46,9 @@ class Quiet:
         return None
 
     async def send(self, topic: str, text: str) -> None:
+        return None
+
+    def tell(self, topic: str, text: str) -> None:
         return None
 
 
@@ -58,6 +63,10 @@ class Notices:
         self.listeners: dict[str, list[Listener]] = {}
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sender: psycopg.AsyncConnection[Any] | None = None
+        """The connection notices are sent on, kept open: some topics are sent many times a
+        second, and a new connection costs PostgreSQL a new process."""
+        self._sending = asyncio.Lock()
         self.ready = asyncio.Event()
         """Set once this process is listening (the tests wait for it)."""
 
@@ -69,12 +78,26 @@ class Notices:
 
     async def send(self, topic: str, text: str) -> None:
         payload = json.dumps({"topic": topic, "text": text, "from": self.sender})
-        try:
-            async with await psycopg.AsyncConnection.connect(self._conninfo,
-                                                             autocommit=True) as connection:
-                await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-        except psycopg.Error:  # the others read it again at their next start
-            log.warning("a notice to the other shards was not sent", extra={"topic": topic})
+        async with self._sending:
+            try:
+                if self._sender is None or self._sender.closed:
+                    self._sender = await psycopg.AsyncConnection.connect(self._conninfo,
+                                                                         autocommit=True)
+                await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+            except psycopg.Error:  # the others read it again at their next start
+                log.warning("a notice to the other shards was not sent", extra={"topic": topic})
+                await self._close_sender()
+
+    def tell(self, topic: str, text: str) -> None:
+        """:meth:`send` without waiting for it (from code that cannot wait)."""
+        self._keep(asyncio.get_running_loop().create_task(self.send(topic, text),
+                                                          name=f"notice {topic}"))
+
+    async def _close_sender(self) -> None:
+        if self._sender is not None:
+            with contextlib.suppress(psycopg.Error):
+                await self._sender.close()
+            self._sender = None
 
     async def _listen(self) -> None:
         while True:
@@ -101,17 +124,22 @@ class Notices:
         if sender == self.sender:
             return
         for listener in self.listeners.get(topic, []):
-            task = asyncio.get_running_loop().create_task(listener(text), name=f"notice {topic}")
-            self._tasks.add(task)
-            task.add_done_callback(self._done)
+            self._keep(asyncio.get_running_loop().create_task(listener(text),
+                                                              name=f"notice {topic}"))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("a notice's listener failed", exc_info=task.exception())
+            log.error("sending or hearing a notice failed", exc_info=task.exception())
 
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        async with self._sending:
+            await self._close_sender()
