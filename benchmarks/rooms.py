@@ -56,7 +56,8 @@ Server memory is VmRSS of the server process from ``/proc/<pid>/status``: after 
 warm-up request, when all clients are at their tables, and at the end of play; the figure per
 client is the larger increase divided by the connected clients (it includes the rooms' games
 and the pages' elements). Server and benchmark CPU time and the machine's load average are
-reported too: all share this machine's cores.
+reported too: all share this machine's cores. Through a cluster (``--cluster N``), the CPU of
+its PostgreSQL, nginx and Redis during play is reported as well.
 
 Prints one JSON object (progress goes to stderr) with the rooms, clients, actions, latency
 p50/p95/p99, memory per client, errors, the database check and the issue's targets: 50 rooms
@@ -85,7 +86,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -456,12 +457,32 @@ def proc_status(*pids: int) -> dict[str, int]:
 
 def cpu_seconds(*pids: int) -> float:
     """User plus system CPU time of the server processes (all their threads)."""
-    total = 0
+    return sum(cpu_of(pids).values())
+
+
+def cpu_of(pids: Iterable[int]) -> dict[int, float]:
+    """User plus system CPU seconds of each process of ``pids`` that still runs."""
+    found = {}
     for pid in pids:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            found[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return found
+
+
+class ServicesCpu:
+    """The CPU a cluster's PostgreSQL, nginx and Redis use over a while, by name (a process
+    that starts meanwhile counts from nothing; one that ends before the end is not counted)."""
+
+    def __init__(self, services: Callable[[], dict[str, list[int]]]) -> None:
+        self.services = services
+        self.start = {name: cpu_of(pids) for name, pids in services().items()}
+
+    def used(self) -> dict[str, float]:
+        return {name: sum(seconds - self.start.get(name, {}).get(pid, 0.0)
+                          for pid, seconds in cpu_of(pids).items())
+                for name, pids in self.services().items()}
 
 
 def own_cpu_seconds() -> float:
@@ -567,8 +588,10 @@ def code_version() -> dict[str, Any]:
 # --- the run ---------------------------------------------------------------------------------
 
 
-async def drive(base: str, pid: list[int], args: argparse.Namespace) -> dict[str, Any]:
-    """Set the rooms up and play; ``pid``: the server's processes (a cluster's shards)."""
+async def drive(base: str, pid: list[int], args: argparse.Namespace,
+                services: Callable[[], dict[str, list[int]]] | None = None) -> dict[str, Any]:
+    """Set the rooms up and play; ``pid``: the server's processes (a cluster's shards);
+    ``services``: a cluster's other processes (``Cluster.services``)."""
     stats = Stats()
     players = args.clients_per_room
     rooms = [Room(i, stats) for i in range(args.rooms)]
@@ -620,6 +643,7 @@ async def drive(base: str, pid: list[int], args: argparse.Namespace) -> dict[str
     load_before = os.getloadavg()[0]
     play_started = time.perf_counter()
     server_cpu, own_cpu = cpu_seconds(*pid), own_cpu_seconds()
+    services_cpu = None if services is None else ServicesCpu(services)
     deadline = loop.time() + args.duration
     players_tasks = [asyncio.create_task(play(p, r, deadline, args.think, args.step_timeout))
                      for r in live for p in r.pages]
@@ -632,6 +656,7 @@ async def drive(base: str, pid: list[int], args: argparse.Namespace) -> dict[str
     play_s = time.perf_counter() - play_started
     server_cpu = cpu_seconds(*pid) - server_cpu
     own_cpu = own_cpu_seconds() - own_cpu
+    others_cpu = {} if services_cpu is None else services_cpu.used()
     load_after = os.getloadavg()[0]
     await asyncio.gather(*players_tasks)  # presses in flight end (or time out) on their own
 
@@ -660,6 +685,7 @@ async def drive(base: str, pid: list[int], args: argparse.Namespace) -> dict[str
     return {
         "stats": stats, "live": live, "clients": clients, "setup_s": setup_s,
         "play_s": play_s, "server_cpu": server_cpu, "own_cpu": own_cpu,
+        "others_cpu": others_cpu,
         "load": [round(load_before, 2), round(load_after, 2)],
         "memory": {
             "rss_before_mib": round(before["VmRSS"] / 1024, 1),
@@ -742,6 +768,8 @@ def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path,
         "cpu": {
             "server_pct_of_one_core": round(100 * measured["server_cpu"] / play_s, 1),
             "benchmark_pct_of_one_core": round(100 * measured["own_cpu"] / play_s, 1),
+            **{f"{name}_pct_of_one_core": round(100 * seconds / play_s, 1)
+               for name, seconds in measured["others_cpu"].items()},
         },
         "database": {
             "room_games": sum(e["games"] for e in database.values()),
@@ -769,7 +797,7 @@ def in_cluster(args: argparse.Namespace, workdir: Path
     try:
         pids = [pid for i in range(args.cluster) if (pid := cluster.pid(i)) is not None]
         log(f"cluster of {args.cluster} shards up on {cluster.base} (pids {pids})")
-        measured = asyncio.run(drive(cluster.base, pids, args))
+        measured = asyncio.run(drive(cluster.base, pids, args, cluster.services))
         database = database_versions(cluster.database_url)
     finally:
         cluster.down()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -20,6 +21,30 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+CLUSTER_PORTS = range(20000, 32000, 200)
+"""Where a cluster's ports are looked for: below the kernel's ephemeral ports (32768 and
+up), which thousands of simulated phones' connections use up at random; a port of a
+cluster taken by one of them would keep PostgreSQL or Redis from starting."""
+
+
+def cluster_port() -> int:
+    """A port P with P..P+101 free (``scripts/cluster.sh``: nginx on P, the shards on P+1..,
+    PostgreSQL on P+100, Redis on P+101)."""
+    for port in random.sample(CLUSTER_PORTS, len(CLUSTER_PORTS)):
+        if all(_free(p) for p in range(port, port + 102)):
+            return port
+    raise RuntimeError(f"no free ports for a cluster in {CLUSTER_PORTS}")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def spawn(command: list[str], cwd: Path, env: dict[str, str], log_path: Path
@@ -58,7 +83,7 @@ class Cluster:
 
     shards: int
     directory: Path
-    port: int = field(default_factory=free_port)
+    port: int = field(default_factory=cluster_port)
 
     @property
     def base(self) -> str:
@@ -76,10 +101,33 @@ class Cluster:
                        check=True, stdout=subprocess.DEVNULL)
 
     def up(self) -> None:
-        self._script("up", "--shards", str(self.shards), "--port", str(self.port))
+        """Bring the cluster up; a part that does not start stops the others again."""
+        try:
+            self._script("up", "--shards", str(self.shards), "--port", str(self.port))
+        except subprocess.CalledProcessError:
+            self.down()
+            raise
 
     def down(self) -> None:
         self._script("down")
+
+    def services(self) -> dict[str, list[int]]:
+        """The processes of the cluster's PostgreSQL (its postmaster and every backend),
+        nginx (its master and workers) and Redis, by name (those that run)."""
+        leaders = {"postgresql": self.directory / "postgres" / "data" / "postmaster.pid",
+                   "nginx": self.directory / "nginx" / "nginx.pid",
+                   "redis": self.directory / "redis" / "pid"}
+        children: dict[int, list[int]] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(stat.parent.name))
+        found = {}
+        for name, path in leaders.items():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                leader = int(path.read_text().split()[0])
+                found[name] = [leader, *children.get(leader, [])]
+        return found
 
     def pid(self, shard: int) -> int | None:
         """The shard's server process (None while its supervisor is between two)."""

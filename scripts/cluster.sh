@@ -66,6 +66,7 @@ up() {
         redis-server --port $((PORT + 101)) --bind 127.0.0.1 --dir "$DIR/redis" \
             --appendonly yes --save "" --daemonize yes --pidfile "$DIR/redis/pid" \
             --logfile "$DIR/redis/log"
+        wait_for_redis $((PORT + 101))
         redis="redis://127.0.0.1:$((PORT + 101))/0"
     fi
     [ -f "$DIR/secret" ] || (umask 077 && .venv/bin/python -c \
@@ -81,6 +82,19 @@ up() {
     nginx -c "$DIR/nginx/nginx.conf" -p "$DIR/nginx"
     wait_until_up
     echo "cluster of $SHARDS shards up: http://127.0.0.1:$PORT/ (data in $DIR)"
+}
+
+# Until the Redis just started answers on port $1: it forks before it binds its port, and
+# a port another program holds stops it there (its log says so).
+wait_for_redis() {
+    local tries
+    for ((tries = 0; tries < 50; tries++)); do
+        [ "$(redis-cli -p "$1" ping 2>/dev/null)" = PONG ] && return 0
+        sleep 0.1
+    done
+    echo "cluster.sh: Redis did not start on port $1; see $DIR/redis/log" >&2
+    tail -n 3 "$DIR/redis/log" >&2
+    exit 1
 }
 
 start_shard() {
