@@ -94,7 +94,7 @@ from typing import Any
 import aiohttp
 import nicegui
 from phones import Browser, Page, StepFailed, acker, address, claim_seat
-from serving import Cluster, free_port, spawn, stop_server, tail
+from serving import Cluster, free_port, run, spawn, stop_server, tail
 from sqlalchemy import create_engine, text
 
 from parcheesi.server.migrate import sync_url
@@ -599,7 +599,8 @@ async def drive(base: str, pid: list[int], args: argparse.Namespace,
 
     # warm-up: the pages' first rendering (imports, templates), so the memory baseline
     # counts what the clients cost rather than what any first visitor costs
-    async with aiohttp.ClientSession() as session:
+    # (one browser: a cluster sends a page to its browser's shard, known by the cookie)
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
         for path in ("/rules", "/new", "/rules"):
             async with session.get(base + path) as response:
                 await response.read()
@@ -797,7 +798,7 @@ def in_cluster(args: argparse.Namespace, workdir: Path
     try:
         pids = [pid for i in range(args.cluster) if (pid := cluster.pid(i)) is not None]
         log(f"cluster of {args.cluster} shards up on {cluster.base} (pids {pids})")
-        measured = asyncio.run(drive(cluster.base, pids, args, cluster.services))
+        measured = run(drive(cluster.base, pids, args, cluster.services))
         database = database_versions(cluster.database_url)
     finally:
         cluster.down()
@@ -849,7 +850,7 @@ def main() -> None:
             try:
                 wait_serving(server, base, workdir / "server.log")
                 log(f"server up on {base} (pid {server.pid}, data in {workdir / 'data'})")
-                measured = asyncio.run(drive(base, [server.pid], args))
+                measured = run(drive(base, [server.pid], args))
             finally:
                 stop_server(server)
             database = database_versions(workdir / "data" / "parcheesi.sqlite3")
