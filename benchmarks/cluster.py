@@ -61,7 +61,7 @@ from chaos import (
 )
 from phones import StepFailed
 from rooms import server_log_errors
-from serving import Cluster
+from serving import Cluster, run
 from sqlalchemy import create_engine, text
 
 from parcheesi.server.migrate import sync_url
@@ -342,7 +342,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         started = time.monotonic()
         cluster.up()
         try:
-            figures = asyncio.run(drill(cluster, args))
+            figures = run(drill(cluster, args))
         finally:
             cluster.down()
         figures["seconds"] = round(time.monotonic() - started, 1)
