@@ -230,3 +230,23 @@ async def until_answered(notice: HealthNotice, seconds: float = 10.0) -> bool:
         if time.monotonic() > deadline:
             return False
         await asyncio.sleep(0.05)
+
+
+async def test_memory_is_given_back_only_in_a_minute_when_something_went(
+        app_server: Server, user: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection stops every game for as long as it scans the live objects (half a
+    second with 200 pages open): the minute's housekeeping runs one only when a page, a game
+    or a room went since the last round."""
+    from app import tidy
+
+    given: list[str] = []
+    await user.open("/")
+    pages = await tidy(app_server, set(), lambda: given.append("nothing went"))
+    assert pages and given == []  # a page came, none went
+    pages = await tidy(app_server, pages, lambda: given.append("nothing went"))
+    assert given == []
+    await tidy(app_server, {*pages, "a page that went"}, lambda: given.append("a page went"))
+    assert given == ["a page went"]
+    monkeypatch.setattr(app_server.hub, "unload_idle", lambda: ["an idle game"])
+    await tidy(app_server, pages, lambda: given.append("a game went"))
+    assert given == ["a page went", "a game went"]
