@@ -12,7 +12,6 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,16 +35,6 @@ def stop_this_process() -> None:
     """A shard whose locks are gone stops (its supervisor starts it again, and it takes its
     locks afresh) rather than play on rooms another shard may now hold."""
     os.kill(os.getpid(), signal.SIGTERM)
-
-
-_background: set[asyncio.Task[None]] = set()
-
-
-def background_work(work: Coroutine[Any, Any, None]) -> None:
-    """Run ``work`` without waiting for it (a notice sent from a synchronous hook)."""
-    task = asyncio.get_running_loop().create_task(work)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
 
 
 def paced_pause(pace: float) -> Pause:
@@ -115,7 +104,7 @@ class Server:
             if config.shard.rates:
                 ratings.soon()
             else:
-                background_work(signals.send("finished", game.id))
+                signals.tell("finished", game.id)
             tournaments.game_over(game)
 
         hub.on_finish = finished

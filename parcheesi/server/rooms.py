@@ -965,8 +965,9 @@ class Rooms:
                 task = asyncio.get_running_loop().create_task(self._save(room))
                 self._saving.add(task)
                 task.add_done_callback(self._saved)
-            if _listed_turn(game) != listed["turn"]:  # the action is stored: lists may say so
-                listed["turn"] = _listed_turn(game)
+            turn = _listed_turn(game)
+            if turn != listed["turn"]:  # the action is stored: lists may say so
+                listed["turn"] = turn
                 self._moved(room.code)
 
         # Computers play while a player of the room is connected (watchers do not count; a
