@@ -119,6 +119,10 @@ class Splits:
                 await asyncio.wait_for(stop.wait(), 0.2)
 
 
+MAKE_AT_MOST = 20
+"""Rooms made at most while a shard still owns none."""
+
+
 def owner(party: Party, shards: int) -> int:
     assert party.code is not None
     return shard_of(room_key(party.code), shards)
@@ -126,11 +130,13 @@ def owner(party: Party, shards: int) -> int:
 
 async def make_rooms(cluster: Cluster, tally: Tally, rooms: int, timeout: float
                      ) -> list[Party]:
-    """Rooms through the proxy until there are ``rooms`` and every shard owns one."""
+    """Rooms through the proxy until there are ``rooms`` and every shard owns one (a room's
+    owner is its maker's browser's shard, by chance: up to :data:`MAKE_AT_MOST` are made,
+    so that two shards get one each but once in half a million runs)."""
     parties: list[Party] = []
     while len(parties) < rooms or len({owner(p, cluster.shards) for p in parties}) \
             < cluster.shards:
-        if len(parties) >= rooms * 4:
+        if len(parties) >= max(rooms * 4, MAKE_AT_MOST):
             raise StepFailed(f"{len(parties)} rooms made, still a shard without one")
         parties.append(await room_party(cluster.base, tally, 10 * len(parties), timeout))
     return parties
