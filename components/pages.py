@@ -56,7 +56,7 @@ from .tournament_page import (
     tournament_page,
     tournaments_page,
 )
-from .turns import TURN_SCRIPT, YourGames
+from .turns import TURN_SCRIPT, Entry, YourGames
 from .tv import Invitation, TvView, join_box
 from .unconnected import wait_for_socket
 
@@ -390,6 +390,17 @@ async def home_page(server: Server) -> None:
             ui.button("Resume", on_click=resume).props(
                 'data-testid=resume color=primary size=lg')
 
+    offered: list[str] = []
+    """The online rooms the resume button offers now."""
+
+    def offer(entries: list[Entry]) -> None:
+        nonlocal offered
+        online = [e.key for e in entries if e.key != "local"]
+        if online != offered:  # unchanged, it keeps a choice the person has open
+            offered = online
+            resume_box.clear()
+            show_resume(online)
+
     if local:
         show_resume([])
     if not await socket_connected():
@@ -398,13 +409,8 @@ async def home_page(server: Server) -> None:
     person = await this_person(server.people)
     if person is not None:
         await follow_tables(server.tournaments, person.id, tables_box)
-    listed = YourGames(server.store, rooms, game if local else None, games_box,
-                       server.hub.wall)
-    entries = await listed.draw()
-    online = [e.key for e in entries if e.key != "local"]
-    if online:
-        resume_box.clear()
-        show_resume(online)
+    await YourGames(server.store, rooms, game if local else None, games_box,
+                    server.hub.wall, offer).draw()
 
 
 async def new_game_page(server: Server) -> None:

@@ -189,32 +189,35 @@ class YourGames:
     this shard or another (``Rooms.follow``), until the page goes.
 
     The seat tokens are asked of the browser once, at the first drawing: a phone slow to
-    answer later must not empty the list."""
+    answer later must not empty the list. ``drawn`` hears the entries of every drawing (the
+    page's resume button offers the same rooms)."""
 
     def __init__(self, store: Store, rooms: Rooms, local: LiveGame | None, box: ui.element,
-                 wall: Callable[[], datetime]) -> None:
+                 wall: Callable[[], datetime],
+                 drawn: Callable[[list[Entry]], None] = lambda _: None) -> None:
         self.store, self.rooms, self.local, self.box, self.wall = store, rooms, local, box, wall
+        self.drawn = drawn
         self.tokens: dict[str, str] = {}
         self.followed: set[str] = set()
         self.drawing = False
         self.again = False
         """A room changed while the list was being drawn: draw it once more."""
 
-    async def draw(self) -> list[Entry]:
-        """The first drawing (the page's socket must be connected): the entries drawn."""
+    async def draw(self) -> None:
+        """The first drawing (the page's socket must be connected)."""
         self.tokens = await seat_tokens()
         ui.context.client.on_delete(self.stop)
-        return await self._draw()
+        await self._draw()
 
-    async def _draw(self) -> list[Entry]:
+    async def _draw(self) -> None:
         entries = await your_games(self.store, self.rooms, self.local, self.tokens)
         if self.box.is_deleted:
-            return entries
+            return
         self.box.clear()
         with self.box:
             your_games_list(entries, self.wall())
         self._follow({e.key for e in entries if e.key != "local"})
-        return entries
+        self.drawn(entries)
 
     def _follow(self, codes: set[str]) -> None:
         for code in self.followed - codes:

@@ -352,6 +352,20 @@ async def test_home_resume_offers_the_online_seat(people, seed) -> None:
     assert elements(stranger.user, "resume") == []
 
 
+async def test_an_open_home_page_stops_offering_a_room_its_browser_left(
+        app_server: Server, people, seed) -> None:
+    """Resume offers the rooms "Your games" lists, as they change: nobody reloads."""
+    _, guest, code = await two_player_room(people, seed)
+    await guest.user.open("/")
+    await shown(guest.user, f"your-game-{code}")
+    assert elements(guest.user, "resume")
+    room = await app_server.rooms.get(code)
+    assert room is not None
+    await app_server.rooms.leave(room, guest.browser.seat_token(code))  # from another tab
+    await until(lambda: not elements(guest.user, f"your-game-{code}"), "the room gone")
+    assert not elements(guest.user, "resume")
+
+
 async def test_a_phone_that_loses_its_connection_keeps_its_seat_and_the_room(
         app_server: Server, people, clock: FakeClock) -> None:
     host, ana, ben = people(), people(), people()
