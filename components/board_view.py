@@ -49,7 +49,6 @@ which Python code reads as a dict), all lengths in board units of a
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -58,6 +57,8 @@ from nicegui import events, ui
 from parcheesi.core.geometry import BoardLayout, Motion, PieceId
 from parcheesi.core.look import Paint
 from parcheesi.core.registry import AnyRules
+
+from .updates import as_json
 
 Plan = tuple[int, int, list[tuple[float, float]], int, int, int]
 """One move as the board plays it: colour, piece, the points it passes, ms per step, when it
@@ -307,11 +308,9 @@ class Board(ui.element, component="board.js"):
                 for c, i, words in bursts]
 
     def _set_view(self, view: dict[str, Any]) -> None:
-        """Keep ``view`` and send it as one JSON string: NiceGUI would otherwise wrap every
-        nested list in an observable and the socket layer would walk them all, for every
-        client on every action."""
+        """Keep ``view`` and send it as one JSON string (``as_json``)."""
         self.view = view
-        self._props["state"] = json.dumps(view, separators=(",", ":"))
+        self._props["state"] = as_json(view)
 
     def _plans(self, moves: list[Motion], pieces: Sequence[Sequence[int]],
                on_top: Collection[PieceId] = (), shown_on_top: Collection[PieceId] = ()

@@ -44,7 +44,6 @@ State format (the ``state`` prop: the JSON text of :attr:`Controls.state`):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -52,6 +51,7 @@ from nicegui import events, ui
 
 from .dice_view import dice_label
 from .table_model import Screen
+from .updates import as_json
 
 CONTROLS = ("roll", "piece", "option", "hint", "best", "undo")
 """The game actions a press can name."""
@@ -109,8 +109,7 @@ class Controls(ui.element, component="controls.js", dependencies=["dice.js"]):
         if state == self.state:
             return
         self.state = state
-        # One JSON string, which NiceGUI sends as it is (no observable lists to walk).
-        self._props["state"] = json.dumps(state, separators=(",", ":"))
+        self._props["state"] = as_json(state)
         self.update()
 
     def _handle_press(self, e: events.GenericEventArguments) -> Any:

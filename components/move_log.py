@@ -7,11 +7,12 @@ the whole list again (as an ``innerHTML`` of all entries made it do on every act
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from nicegui import ui
+
+from .updates import as_json
 
 
 class MoveLog(ui.element, component="movelog.js"):
@@ -36,9 +37,7 @@ class MoveLog(ui.element, component="movelog.js"):
                       *self._keys[:kept]]
         self._next_key += fresh
         self.lines = lines
-        # One JSON string, which NiceGUI sends as it is (no observable list to walk).
-        self._props["entries"] = json.dumps(list(zip(self._keys, lines, strict=True)),
-                                            separators=(",", ":"))
+        self._props["entries"] = as_json(list(zip(self._keys, lines, strict=True)))
         self.update()
 
     def _displayed_contents(self, *, only_visible: bool) -> list[Any]:
