@@ -9,6 +9,7 @@ colour's part of it is the first colour's part turned by quarter turns (:class:`
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
@@ -183,8 +184,22 @@ def companions(place: Callable[[int, int], Hashable | None], colour: int, piece_
     where = place(colour, pieces[colour][piece_index])
     if where is None:
         return [(colour, piece_index)]
-    return sorted((c, i) for c, own in enumerate(pieces) for i, p in enumerate(own)
-                  if place(c, p) == where)
+    return list(_cells(place, tuple(map(tuple, pieces)))[where])
+
+
+@functools.lru_cache(maxsize=64)
+def _cells(place: Callable[[int, int], Hashable | None], pieces: tuple[tuple[int, ...], ...]
+           ) -> dict[Hashable, tuple[PieceId, ...]]:
+    """The pieces on each cell, sorted: worked out once for a position. A board's drawing
+    asks for every piece's companions several times (its layer, its size, its tap area), for
+    every tab of a table on every action."""
+    cells: dict[Hashable, list[PieceId]] = {}
+    for c, own in enumerate(pieces):
+        for i, progress in enumerate(own):
+            where = place(c, progress)
+            if where is not None:
+                cells.setdefault(where, []).append((c, i))
+    return {where: tuple(together) for where, together in cells.items()}
 
 
 def stack_order(together: Sequence[PieceId], on_top: Collection[PieceId] = ()
