@@ -47,6 +47,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 import socketio
+from nicegui import json as nicegui_json
 
 from components.presses import version_of
 from parcheesi.server.shards import PREFIX, prefixed
@@ -81,10 +82,11 @@ def parse_page(html: str, path: str) -> tuple[dict[str, dict[str, Any]], str, in
 
 def _decoded(element: dict[str, Any]) -> dict[str, Any]:
     """The board and the controls send their state as JSON text; read it as their scripts
-    do."""
+    do (with NiceGUI's decoder: a phone reads a board for every action, on the machine it
+    measures)."""
     state = element.get("props", {}).get("state") if isinstance(element, dict) else None
     if isinstance(state, str) and state.startswith("{"):
-        element["props"]["state"] = json.loads(state)
+        element["props"]["state"] = nicegui_json.loads(state)
     return element
 
 
@@ -249,7 +251,8 @@ class Page:
         for key, element in elements.items():
             self._keep(key, element)
             self._note_board(key, element)
-        sio = socketio.AsyncClient(http_session=browser.ws_session, reconnection=False)
+        sio = socketio.AsyncClient(http_session=browser.ws_session, reconnection=False,
+                                   json=nicegui_json)  # the server's decoder: orjson
         sio.on("update", self._on_update)
         sio.on("run_javascript", self._on_run_javascript)
         sio.on("open", self._on_open)
