@@ -240,3 +240,20 @@ async def test_in_a_cluster_one_process_rates_and_the_others_read(house, monkeyp
     shown_by_reader = await waiting
     assert shown_by_reader == await rater.changes(game)
     assert [c.name for c in shown_by_reader] == ["Ann", "Ben"]
+
+
+async def test_a_finish_card_s_wait_for_its_ratings_ends_when_the_server_stops(house,
+                                                                              monkeypatch):
+    """The wait reads the store: it must not outlive it (the store closes right after)."""
+    store, people, _, _ = house
+    reader = Ratings(store, people, rates=False)
+    ann, _ = await people.add("Ann")
+    seats = [Seat(0, HUMAN, name="Ann", person=ann.id), Seat(2, HUMAN, name="Ben")]
+    game = await finished_game(store, 1, seats)
+    monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 60.0)
+    waiting = asyncio.create_task(reader.changes(game))
+    await asyncio.sleep(0)  # waiting for the rater, which never comes
+    assert reader._readers
+    await asyncio.wait_for(reader.close(), timeout=5)
+    assert waiting.cancelled() and not reader._readers
+    assert await reader.changes(game) == []  # stopped: it reads nothing more

@@ -134,6 +134,8 @@ class Ratings:
         games must be rated one at a time, in the order they finished)."""
         self.lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[int]] = set()
+        self._readers: set[asyncio.Task[Any]] = set()
+        """The tasks waiting in :meth:`changes` (a finish card's): they read the store too."""
         self._closed = False
         """Set at shutdown: no rating starts after it."""
 
@@ -177,9 +179,11 @@ class Ratings:
 
     async def close(self) -> None:
         """Stop the ratings under way (the server stops): a game left unrated is rated at the
-        next start, and no rating outlives the store it writes to."""
+        next start, and no rating, nor a wait for one, outlives the store it uses."""
         self._closed = True
-        await wind_down(self._tasks)
+        for reader in self._readers:  # a wait only reads: nothing to finish
+            reader.cancel()
+        await wind_down(self._tasks | self._readers)
 
     def _done(self, task: asyncio.Task[int]) -> None:
         self._tasks.discard(task)
@@ -259,12 +263,20 @@ class Ratings:
     async def changes(self, game_id: str) -> list[Change]:
         """The rating change of each person of a finished game (rating it first if it is
         still to rate; where another process rates, once it has, waiting up to
-        :data:`RATED_WAIT` seconds); [] for a game not finished."""
-        if self.rates:
-            await self.rate_pending()
-        else:
-            await self._rated_elsewhere(game_id)
-        rows = await self._results(select(ResultRow).where(col(ResultRow.game_id) == game_id))
+        :data:`RATED_WAIT` seconds); [] for a game not finished, or once the server stops."""
+        reader = asyncio.current_task()
+        if self._closed or reader is None:
+            return []
+        self._readers.add(reader)
+        try:
+            if self.rates:
+                await self.rate_pending()
+            else:
+                await self._rated_elsewhere(game_id)
+            rows = await self._results(
+                select(ResultRow).where(col(ResultRow.game_id) == game_id))
+        finally:
+            self._readers.discard(reader)
         return [Change(r.person_id, r.name, r.colour, r.rated, shown(r.mu_before,
                                                                      r.sigma_before),
                        shown(r.mu, r.sigma)) for r in sorted(rows, key=lambda r: r.colour)]
