@@ -338,8 +338,8 @@ async def home_page(server: Server) -> None:
         page_heading(APP_NAME, hidden=True)
         ui.label(tagline()).classes("text-lg")
         who = ui.row().classes("w-full min-h-10")
-        tables_box = ui.column().classes("w-full gap-2 items-stretch")
-        resume_box = ui.column().classes("w-full gap-2 items-stretch")
+        tables_box = ui.column().classes("w-full gap-2 items-stretch home-slot")
+        resume_box = ui.column().classes("w-full gap-2 items-stretch home-slot")
         ui.button("New game", on_click=lambda: ui.navigate.to("/new")).props(
             'data-testid=new-game size=lg')
         with ui.card().classes("w-full"):
