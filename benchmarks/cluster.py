@@ -131,8 +131,8 @@ def owner(party: Party, shards: int) -> int:
 async def make_rooms(cluster: Cluster, tally: Tally, rooms: int, timeout: float
                      ) -> list[Party]:
     """Rooms through the proxy until there are ``rooms`` and every shard owns one (a room's
-    owner is its maker's browser's shard, by chance: up to :data:`MAKE_AT_MOST` are made,
-    so that two shards get one each but once in half a million runs)."""
+    owner is its code's shard, and codes are drawn at random: up to :data:`MAKE_AT_MOST` are
+    made, so that two shards get one each but once in half a million runs)."""
     parties: list[Party] = []
     while len(parties) < rooms or len({owner(p, cluster.shards) for p in parties}) \
             < cluster.shards:

@@ -214,18 +214,26 @@ async def test_two_shards_that_disagree_never_hold_one_room(
     assert (await second.hub.get(game.id)) is not None
 
 
-async def test_a_shard_makes_rooms_it_owns_and_refuses_the_others(
+async def test_a_room_made_on_any_shard_is_live_only_at_its_code_s_owner(
         two_processes: tuple[Process, Process]) -> None:
+    """One browser's rooms spread over the shards by their codes: the shard that made a room
+    another owns keeps nothing of it live, and the owner serves it from its first visit."""
     first, second = two_processes
     first.hub.shard, second.hub.shard = Shard(0, 2), Shard(1, 2)
-    made = [await first.rooms.create(SEATS) for _ in range(5)]
-    assert all(shard_of(room_key(room.code), 2) == 0 for room, _ in made)
-    room = made[0][0]
-    with pytest.raises(Busy):  # not the second's: it never loads it, lock or no lock
-        await second.rooms.get(room.code)
-    assert (await second.rooms.find(room.code, "b", "a", live=False)).code == room.code
-    theirs, _ = await second.rooms.create(SEATS)
-    assert shard_of(room_key(theirs.code), 2) == 1
+    made = [await first.rooms.create(SEATS) for _ in range(40)]
+    owners = [shard_of(room_key(room.code), 2) for room, _ in made]
+    assert set(owners) == {0, 1}  # both, but once in 2^39 runs
+    for (room, token), owner in zip(made, owners, strict=True):
+        maker_has_it = room.code in first.rooms.rooms
+        assert maker_has_it == (owner == 0)
+        if owner == 0:
+            with pytest.raises(Busy):  # not the second's: it never loads it, lock or no lock
+                await second.rooms.get(room.code)
+            assert (await second.rooms.find(room.code, "b", "a", live=False)).code == room.code
+        else:
+            theirs = await second.rooms.get(room.code)  # the owner loads it as stored
+            assert theirs is not None and theirs.colour_of(token) == 0
+            await second.rooms.start(theirs, token)  # and the host's token holds its seat
 
 
 # --- PostgreSQL: the notices --------------------------------------------------------------------

@@ -570,7 +570,10 @@ class Rooms:
         """A new room playing ``kind`` by the house rules ``house``, with a turn clock of
         ``clock`` seconds a move (0: none) and a computer of level ``stand_in`` (default: the
         game's ``default_level``) for a player whose time runs out; the first seat is the
-        host's. Returns the room and the host's token."""
+        host's. Returns the room and the host's token. The room's code is drawn at random,
+        so its owner may be another shard (live here only when this shard owns it): a
+        browser's rooms spread over the shards as everyone's do, and the owner serves the
+        room from its first visit."""
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
         if clock not in TURN_CLOCKS:
@@ -593,18 +596,21 @@ class Rooms:
                     house=tuple(sorted(house)), clock=clock, stand_in=stand_in,
                     touched=self.clock())
         room.absent_since[host] = self.clock()
-        await self.hub.hold(room_key(code))
+        mine = self.owns(code)
+        if mine:
+            await self.hub.hold(room_key(code))
         await self.store.save_room(room.to_row())
-        self.rooms[code] = room
+        if mine:
+            self.rooms[code] = room
         log.info("room created", extra={"room": code, "seats": len(room_seats),
                                         "invited": len(room.human_seats()) - 1})
         return room, token
 
     async def _free_code(self) -> str:
-        """A new room code that this shard owns (so the room is served where it was made)."""
-        for _ in range(10 * self.hub.shard.count):
+        """A new room code, no room's yet."""
+        for _ in range(10):
             code = new_code()
-            if self.owns(code) and await self.store.room(code) is None:
+            if await self.store.room(code) is None:
                 return code
         raise RoomError(  # pragma: no cover - 32^8 codes
             "Could not find a free room code; please try again.")
