@@ -87,6 +87,7 @@ class Server:
 
         tournaments.tell_shards(signals)
         rooms.tell_shards(signals)
+        ratings.tell_shards(signals)
 
         async def rate(_: str) -> None:
             ratings.soon()

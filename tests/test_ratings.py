@@ -33,6 +33,28 @@ class Wall:
         return self.now
 
 
+class Wire:
+    """The notices between the processes of a cluster, in memory: whatever one tells,
+    every listener hears."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[str, list] = {}
+        self.told: list[tuple[str, str]] = []
+
+    def listen(self, topic: str, listener) -> None:
+        self.listeners.setdefault(topic, []).append(listener)
+
+    async def send(self, topic: str, text: str) -> None:
+        self.told.append((topic, text))
+        for listener in self.listeners.get(topic, []):
+            await listener(text)
+
+    def tell(self, topic: str, text: str) -> None:
+        self.told.append((topic, text))
+        for listener in self.listeners.get(topic, []):
+            asyncio.get_running_loop().create_task(listener(text))
+
+
 def computers(levels: list[str], colours: tuple[int, ...]) -> list[Seat]:
     return [Seat(c, COMPUTER, level) for c, level in zip(colours, levels, strict=True)]
 
@@ -234,12 +256,22 @@ async def test_in_a_cluster_one_process_rates_and_the_others_read(house, monkeyp
     assert not reader._tasks
     monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 0.3)
     assert await reader.changes(game) == []  # not rated yet, and not by this process
-    monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 10.0)
+    # The rater tells the other processes of every game it rated: the card hears it at once
+    wire = Wire()
+    rater.tell_shards(wire)
+    reader.tell_shards(wire)
+    monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 60.0)
     waiting = asyncio.create_task(reader.changes(game))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
     assert await rater.rate_pending() == 1
-    shown_by_reader = await waiting
+    assert wire.told == [("rated", game)]
+    shown_by_reader = await asyncio.wait_for(waiting, timeout=5)
     assert shown_by_reader == await rater.changes(game)
     assert [c.name for c in shown_by_reader] == ["Ann", "Ben"]
+    assert not reader._hearing
+    # A card that asks once the game is rated reads it without waiting
+    assert await asyncio.wait_for(reader.changes(game), timeout=5) == shown_by_reader
 
 
 async def test_a_finish_card_s_wait_for_its_ratings_ends_when_the_server_stops(house,

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from people_helpers import finished_game
 from tournament_helpers import Site
 
 from parcheesi.server.config import ConfigError, parse
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, Seat
+from parcheesi.server.people import People
+from parcheesi.server.ratings import Ratings
 from parcheesi.server.rooms import Busy, Rooms
 from parcheesi.server.shards import (
     AdvisoryLocks,
@@ -297,6 +300,39 @@ async def test_a_room_s_followers_on_another_shard_hear_its_stored_changes(
         assert heard == [room.code, room.code]
         second.rooms.unfollow(room.code, follower)
         assert room.code not in second.rooms.followers
+    finally:
+        for each in notices:
+            await each.close()
+
+
+async def test_a_finish_card_on_another_shard_hears_its_game_rated(
+        two_processes: tuple[Process, Process], postgres_url: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the first shard rates; a finish card on the second waits for the rating and
+    hears it through a notice the moment it is stored, not by reading the database again."""
+    first, second = two_processes
+    people = [People(process.store) for process in (first, second)]
+    rater = Ratings(first.store, people[0], rates=True)
+    reader = Ratings(second.store, people[1], rates=False)
+    notices = [Notices(postgres_url, "0/2"), Notices(postgres_url, "1/2")]
+    rater.tell_shards(notices[0])
+    reader.tell_shards(notices[1])
+    for each in notices:
+        each.start()
+        await asyncio.wait_for(each.ready.wait(), 10)
+    try:
+        ann, _ = await people[0].add("Ann")
+        ben, _ = await people[0].add("Ben")
+        game = await finished_game(first.store, 1, [
+            Seat(0, HUMAN, name="Ann", person=ann.id), Seat(2, HUMAN, name="Ben",
+                                                            person=ben.id)])
+        monkeypatch.setattr("parcheesi.server.ratings.RATED_WAIT", 60.0)
+        waiting = asyncio.create_task(reader.changes(game))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        assert await rater.rate_pending() == 1
+        shown = await asyncio.wait_for(waiting, 10)
+        assert [(c.name, c.rated) for c in shown] == [("Ann", True), ("Ben", True)]
     finally:
         for each in notices:
             await each.close()

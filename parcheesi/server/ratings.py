@@ -23,6 +23,7 @@ model does it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from sqlmodel import Field, SQLModel, col, select
 from ..core.registry import plays, rules_for
 from .live import load_record, seats_of
 from .people import GUEST, People, Person
+from .signals import Quiet, Signals
 from .stopping import wind_down
 from .store import GameRow, Store, aware
 
@@ -43,9 +45,9 @@ log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 """OpenSkill's Plackett-Luce model with its own defaults (mu 25, sigma 25/3)."""
-RATED_WAIT, RATED_LOOK = 5.0, 0.2
-"""Seconds a finish card of a process that does not rate waits for the rating, and between
-two looks."""
+RATED_WAIT = 5.0
+"""Seconds at most a finish card of a process that does not rate waits to hear that the
+game was rated."""
 PROVISIONAL_GAMES = 5
 """Rated games before a rating stops being provisional."""
 SHOWN_BASE, SHOWN_SCALE = 1000, 40
@@ -136,6 +138,9 @@ class Ratings:
         self._tasks: set[asyncio.Task[int]] = set()
         self._readers: set[asyncio.Task[Any]] = set()
         """The tasks waiting in :meth:`changes` (a finish card's): they read the store too."""
+        self.signals: Signals = Quiet()
+        self._hearing: dict[str, list[asyncio.Event]] = {}
+        """Game id -> the finish cards of this process waiting to hear it was rated."""
         self._closed = False
         """Set at shutdown: no rating starts after it."""
 
@@ -146,7 +151,10 @@ class Ratings:
         if not self.rates:
             return 0
         async with self.lock:
-            return await self._rate_pending()
+            rated = await self._rate_pending()
+        for game_id in rated:  # the finish cards waiting on the other shards
+            self.signals.tell("rated", game_id)
+        return len(rated)
 
     async def rebuild(self) -> int:
         """Forget every result and rate every finished game again, first to last (after a
@@ -159,14 +167,25 @@ class Ratings:
                 await session.exec(delete(ResultRow))
                 await session.exec(delete(FinishRow))
                 await session.commit()
-            return await self._rate_pending()
+            return len(await self._rate_pending())
 
-    async def _rate_pending(self) -> int:
+    async def _rate_pending(self) -> list[str]:
+        """The ids of the games rated."""
         current = await self._ratings()
         pending = await self._pending()
         for row in pending:
             await self._rate(row, current)
-        return len(pending)
+        return [row.id for row in pending]
+
+    def tell_shards(self, signals: Signals) -> None:
+        """In a cluster, the rater tells the other shards of every game it rated ("rated"),
+        and their finish cards waiting for it hear it at once."""
+        self.signals = signals
+        signals.listen("rated", self._heard_rated)
+
+    async def _heard_rated(self, game_id: str) -> None:
+        for heard in self._hearing.get(game_id, ()):
+            heard.set()
 
     def soon(self) -> None:
         """Rate what finished, in a task of its own (a game's finish never waits for it;
@@ -282,15 +301,21 @@ class Ratings:
                        shown(r.mu, r.sigma)) for r in sorted(rows, key=lambda r: r.colour)]
 
     async def _rated_elsewhere(self, game_id: str) -> None:
-        """Until the rating process has counted the game (it hears of every finish at
-        once), for at most :data:`RATED_WAIT` seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + RATED_WAIT
-        while loop.time() < deadline:
-            async with self.store.session() as session:
+        """Until the rating process has counted the game (it hears of every finish at once,
+        and tells of every game it rated), for at most :data:`RATED_WAIT` seconds."""
+        heard = asyncio.Event()
+        hearing = self._hearing.setdefault(game_id, [])
+        hearing.append(heard)
+        try:
+            async with self.store.session() as session:  # rated before this card asked
                 if await session.get(FinishRow, game_id) is not None:
                     return
-            await asyncio.sleep(RATED_LOOK)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(heard.wait(), RATED_WAIT)
+        finally:
+            hearing.remove(heard)
+            if not hearing:
+                del self._hearing[game_id]
 
     async def results_of(self, kind: str | None = None, person: str | None = None
                          ) -> list[ResultRow]:
