@@ -136,19 +136,24 @@ def check_seats(mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
         rules.new_state(tuple(s.colour for s in seats), house)
     except ValueError as error:
         raise SetupError(str(error)) from None
-    levels = rules.table_levels
     for seat in seats:
-        if seat.kind not in (HUMAN, COMPUTER):
-            raise SetupError(f"a seat is a human or a computer, not {seat.kind!r}")
-        if seat.kind == COMPUTER and seat.level not in levels:
-            raise SetupError(f"computers are {', '.join(levels[:-1])} or "
-                             f"{levels[-1]}, not {seat.level!r}")
-        if len(seat.name) > NAME_LENGTH:
-            raise SetupError(f"names are at most {NAME_LENGTH} characters")
+        _check_seat(seat, rules.table_levels)
     humans = sum(1 for s in seats if s.is_human)
     if mode == "solo" and humans != 1:
         raise SetupError("a solo game has exactly one human and 1-3 computers")
     return sorted(seats, key=lambda s: s.colour)
+
+
+def _check_seat(seat: Seat, levels: tuple[str, ...]) -> None:
+    """One seat: a human or a computer of one of the game's ``levels``, a name not too
+    long."""
+    if seat.kind not in (HUMAN, COMPUTER):
+        raise SetupError(f"a seat is a human or a computer, not {seat.kind!r}")
+    if seat.kind == COMPUTER and seat.level not in levels:
+        raise SetupError(f"computers are {', '.join(levels[:-1])} or "
+                         f"{levels[-1]}, not {seat.level!r}")
+    if len(seat.name) > NAME_LENGTH:
+        raise SetupError(f"names are at most {NAME_LENGTH} characters")
 
 
 RECENT_EVENTS = 200
