@@ -58,6 +58,17 @@ async def test_actions_are_stored_and_a_fresh_server_resumes_the_game(database_u
     await restarted.close()
 
 
+async def test_two_tabs_of_a_browser_record_taking_part_in_a_game_once(database_url):
+    """Both tabs draw the game at once (a reload keeps the old page a few seconds): neither
+    fails, and My games lists the game once."""
+    store = Store(database_url)
+    game = await Hub(store).create_local("browser-a", "solo", SEATS)
+    for n in range(3):  # the first round opens the pool's connections: the next ones race
+        await asyncio.gather(*(store.took_part(game.id, f"browser-{n}") for _ in range(8)))
+        assert [row.id for row in await store.games_of(f"browser-{n}")] == [game.id]
+    await store.close()
+
+
 async def test_a_ludo_game_with_house_rules_is_saved_after_every_action_and_resumes(
         database_url):
     store = Store(database_url)

@@ -31,6 +31,7 @@ from sqlalchemy import BigInteger, Column, bindparam, delete, event, insert, or_
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.dialects.sqlite import DATETIME
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -589,7 +590,10 @@ class Store:
         async with self.write_session() as session:
             if await session.get(PlayerRow, (game_id, browser)) is None:
                 session.add(PlayerRow(game_id=game_id, browser=browser))
-                await session.commit()
+                # Two tabs of the browser drawing the game at once (a reload keeps the old
+                # page for a few seconds): on PostgreSQL both may find no row and insert.
+                with contextlib.suppress(IntegrityError):
+                    await session.commit()
 
     async def games_of(self, browser: str | None, limit: int = MY_GAMES_LIMIT
                        ) -> list[GameRow]:
