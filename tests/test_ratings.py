@@ -289,3 +289,15 @@ async def test_a_finish_card_s_wait_for_its_ratings_ends_when_the_server_stops(h
     await asyncio.wait_for(reader.close(), timeout=5)
     assert waiting.cancelled() and not reader._readers
     assert await reader.changes(game) == []  # stopped: it reads nothing more
+
+
+async def test_a_computer_person_needed_at_once_by_many_is_made_once(house):
+    """The first need makes it; needs at the same moment (on PostgreSQL, in separate
+    transactions) all get the same person, and none fails."""
+    _, people, _, _ = house
+    for level in ("easy", "medium", "hard"):  # the first opens the pool's connections
+        made = await asyncio.gather(*(people.computer("ludo", level) for _ in range(8)))
+        assert len({person.id for person in made}) == 1
+    computers_now = [p for p in await people.everyone(computers=True) if p.computer]
+    assert sorted(p.name for p in computers_now) == ["Easy computer", "Hard computer",
+                                                     "Medium computer"]

@@ -19,6 +19,7 @@ default :data:`PEOPLE_LIMIT`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, SQLModel, col, select
 
 from .live import NAME_LENGTH
@@ -310,7 +312,8 @@ class People:
         async with self.store.write_session() as session:
             if await session.get(PersonRow, row.id) is None:
                 session.add(row)
-                await session.commit()
+                with contextlib.suppress(IntegrityError):  # made meanwhile, on PostgreSQL
+                    await session.commit()
         return Person.of(row)
 
     # --- the host -----------------------------------------------------------------------------
