@@ -28,10 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, bindparam, delete, event, insert, or_, update
-from sqlalchemy.dialects import sqlite
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.sqlite import DATETIME
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -587,13 +586,13 @@ class Store:
         async with self.session() as session:
             if await session.get(PlayerRow, (game_id, browser)) is not None:
                 return
+        # Two tabs of the browser may draw the game at once (a reload keeps the old page for
+        # a few seconds): on PostgreSQL both would find no row and insert it.
+        insert_new = (sqlite.insert if self._sqlite_path is not None else postgresql.insert)
         async with self.write_session() as session:
-            if await session.get(PlayerRow, (game_id, browser)) is None:
-                session.add(PlayerRow(game_id=game_id, browser=browser))
-                # Two tabs of the browser drawing the game at once (a reload keeps the old
-                # page for a few seconds): on PostgreSQL both may find no row and insert.
-                with contextlib.suppress(IntegrityError):
-                    await session.commit()
+            await session.exec(insert_new(PlayerRow).values(
+                game_id=game_id, browser=browser, joined_at=_now()).on_conflict_do_nothing())
+            await session.commit()
 
     async def games_of(self, browser: str | None, limit: int = MY_GAMES_LIMIT
                        ) -> list[GameRow]:
