@@ -7,6 +7,7 @@ together; every rule stays in the engine, every room decision in :mod:`parcheesi
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -59,6 +60,8 @@ from .tournament_page import (
 from .turns import TURN_SCRIPT, Entry, YourGames
 from .tv import Invitation, TvView, join_box
 from .unconnected import wait_for_socket
+
+log = logging.getLogger(__name__)
 
 RECONNECT_WAIT = 60.0
 """Seconds a table page is kept while its phone is away (asleep, out of Wi-Fi)."""
@@ -583,17 +586,30 @@ async def room_page(server: Server, code: str) -> None:
         seat["token"] = new_token
         rooms.connect(room, room.colour_of(new_token))
 
+    async def draw() -> None:
+        if room.status == RoomStatus.LOBBY:
+            LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config.port),
+                      keys, on_claimed=claimed,
+                      tv_url=tv_url(room.code, server.config.port), person=person)
+            return
+        shown["game"] = room.game_id
+        await play_room(server, room, seat["token"], header, settings, browser)
+
     async def build() -> None:
-        """Draw the lobby or the game; again whenever the room moves on to a new game."""
+        """Draw the lobby or the game; again whenever the room moves on to a new game. A
+        drawing that fails (the database out of reach for a moment) says so, with a button
+        to draw it again, rather than leaving the page empty."""
         content.clear()
-        with content:
-            if room.status == RoomStatus.LOBBY:
-                LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config.port),
-                          keys, on_claimed=claimed,
-                          tv_url=tv_url(room.code, server.config.port), person=person)
-                return
-            shown["game"] = room.game_id
-            await play_room(server, room, seat["token"], header, settings, browser)
+        try:
+            with content:
+                await draw()
+        except Exception:
+            log.exception("a room's page could not be drawn", extra={"room": room.code})
+            content.clear()
+            with content:
+                ui.label("This table could not be shown just now.").props(
+                    'role=alert data-testid=room-error')
+                ui.button("Try again", on_click=build).props('data-testid=room-retry')
 
     follow_games(rooms, room, shown, build)
     await build()

@@ -366,6 +366,33 @@ async def test_an_open_home_page_stops_offering_a_room_its_browser_left(
     assert not elements(guest.user, "resume")
 
 
+async def test_a_room_page_that_cannot_draw_its_game_says_so_and_draws_it_again(
+        app_server: Server, people, seed, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The game starts while the host's page cannot reach the database for a moment: the
+    page says so instead of staying empty, and Try again draws the table."""
+    host, guest, _ = await two_player_room(people, seed)
+    took_part = app_server.store.took_part
+    failing = [host.browser.browser_id]
+
+    async def flaky(game_id: str, browser: str) -> None:
+        if browser in failing:
+            failing.remove(browser)
+            raise OSError("the database is out of reach")
+        await took_part(game_id, browser)
+
+    monkeypatch.setattr(app_server.store, "took_part", flaky)
+    await click(host.user, "start-game")
+    await text_is(guest.user, "turn", "Opening roll: Hana (Ruby)")
+    await text_is(host.user, "room-error", "This table could not be shown just now.")
+    assert [r.message for r in caplog.records if r.levelname == "ERROR"] == [
+        "a room's page could not be drawn"]
+    caplog.clear()  # the one error this test expects
+    await click(host.user, "room-retry")
+    await text_is(host.user, "turn", "Opening roll: Hana (Ruby)")
+    assert not elements(host.user, "room-error")
+
+
 async def test_a_phone_that_loses_its_connection_keeps_its_seat_and_the_room(
         app_server: Server, people, clock: FakeClock) -> None:
     host, ana, ben = people(), people(), people()
