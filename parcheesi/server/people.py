@@ -19,7 +19,6 @@ default :data:`PEOPLE_LIMIT`.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import secrets
@@ -30,7 +29,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, SQLModel, col, select
 
 from .live import NAME_LENGTH
@@ -309,11 +307,7 @@ class People:
         row = PersonRow(id=uuid.uuid5(uuid.NAMESPACE_URL, f"computer:{key}").hex,
                         name=f"{level.title()} computer", emoji=COMPUTER_EMOJI,
                         colour="#455a64", computer=key)
-        async with self.store.write_session() as session:
-            if await session.get(PersonRow, row.id) is None:
-                session.add(row)
-                with contextlib.suppress(IntegrityError):  # made meanwhile, on PostgreSQL
-                    await session.commit()
+        await self.store.add_once(row)
         return Person.of(row)
 
     # --- the host -----------------------------------------------------------------------------

@@ -587,11 +587,17 @@ class Store:
             if await session.get(PlayerRow, (game_id, browser)) is not None:
                 return
         # Two tabs of the browser may draw the game at once (a reload keeps the old page for
-        # a few seconds): on PostgreSQL both would find no row and insert it.
-        insert_new = (sqlite.insert if self._sqlite_path is not None else postgresql.insert)
+        # a few seconds): both may find no row.
+        await self.add_once(PlayerRow(game_id=game_id, browser=browser))
+
+    async def add_once(self, row: SQLModel) -> None:
+        """Insert ``row`` unless a row with its key is there already, also one another
+        transaction inserted meanwhile (``ON CONFLICT DO NOTHING``: on PostgreSQL, two that
+        both found no row would otherwise both insert, and one would fail)."""
+        insert_new = sqlite.insert if self._sqlite_path is not None else postgresql.insert
         async with self.write_session() as session:
-            await session.exec(insert_new(PlayerRow).values(
-                game_id=game_id, browser=browser, joined_at=_now()).on_conflict_do_nothing())
+            await session.exec(insert_new(type(row)).values(
+                row.model_dump()).on_conflict_do_nothing())
             await session.commit()
 
     async def games_of(self, browser: str | None, limit: int = MY_GAMES_LIMIT
