@@ -94,10 +94,11 @@ from typing import Any
 import aiohttp
 import nicegui
 from phones import Browser, Page, StepFailed, acker, address, claim_seat
-from serving import Cluster, free_port, run, spawn, stop_server, tail
+from serving import Cluster, cpu_capped, free_port, run, spawn, stop_server, tail
 from sqlalchemy import create_engine, text
 
 from parcheesi.server.migrate import sync_url
+from parcheesi.server.shards import room_key, shard_of
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = ("ruby", "emerald", "sapphire", "amber")
@@ -698,6 +699,17 @@ async def drive(base: str, pid: list[int], args: argparse.Namespace,
     }
 
 
+def by_shard(seen: dict[str, int], shards: int) -> list[dict[str, int]]:
+    """A cluster's rooms and the accepted actions the phones saw, by the shard that owns the
+    room (random codes rarely split the rooms evenly)."""
+    counts = [{"rooms": 0, "accepted_seen": 0} for _ in range(shards)]
+    for code, accepted in seen.items():
+        entry = counts[shard_of(room_key(code), shards)]
+        entry["rooms"] += 1
+        entry["accepted_seen"] += accepted
+    return counts
+
+
 def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path,
            database: dict[str, dict[str, int]]) -> dict[str, Any]:
     stats: Stats = measured["stats"]
@@ -743,7 +755,7 @@ def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path,
                     "nicegui": nicegui.__version__, "system": platform.platform(),
                     "load_average_1min_at_start_and_end_of_play": measured["load"]},
         "code": code_version(),
-        "config": {"cluster_shards": args.cluster,
+        "config": {"cluster_shards": args.cluster, "shard_cpu_cap": args.shard_cpu,
                    "rooms": args.rooms, "clients_per_room": args.clients_per_room,
                    "duration_s": args.duration, "think_s": args.think, "pace": args.pace,
                    "setup_concurrency": args.setup_concurrency,
@@ -761,6 +773,7 @@ def report(args: argparse.Namespace, measured: dict[str, Any], workdir: Path,
             "piece_selections": stats.selections,
             "games_finished": stats.games_finished,
         },
+        "by_shard": by_shard(seen, args.cluster),
         "latency_ms": latency,
         "latency_ms_acting_client": summary(stats.acting),
         "latency_ms_other_clients": summary(stats.others),
@@ -796,9 +809,12 @@ def in_cluster(args: argparse.Namespace, workdir: Path
     cluster = Cluster(args.cluster, workdir / "cluster")
     cluster.up()
     try:
-        pids = [pid for i in range(args.cluster) if (pid := cluster.pid(i)) is not None]
+        shards = {f"shard-{i}": pid for i in range(args.cluster)
+                  if (pid := cluster.pid(i)) is not None}
+        pids = list(shards.values())
         log(f"cluster of {args.cluster} shards up on {cluster.base} (pids {pids})")
-        measured = run(drive(cluster.base, pids, args, cluster.services))
+        with cpu_capped(shards, args.shard_cpu) if args.shard_cpu else contextlib.nullcontext():
+            measured = run(drive(cluster.base, pids, args, cluster.services))
         database = database_versions(cluster.database_url)
     finally:
         cluster.down()
@@ -833,11 +849,17 @@ def main() -> None:
     parser.add_argument("--cluster", type=int, default=0, metavar="N",
                         help="play through the proxy of a cluster of N shards "
                              "(scripts/cluster.sh) instead of one server process")
+    parser.add_argument("--shard-cpu", type=float, default=0.0, metavar="CORES",
+                        help="with --cluster: each shard may use at most this much of one "
+                             "core (a CPU cgroup of its own; needs root), so the shards have "
+                             "a share the phones, PostgreSQL and nginx cannot take")
     parser.add_argument("--drain", type=float, default=15.0,
                         help="seconds to wait for outstanding updates after play")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 0 < args.duration <= 3600:
         parser.error("rooms must be 1..2000 and duration 0..3600 s")
+    if args.shard_cpu and (not args.cluster or not 0 < args.shard_cpu <= os.cpu_count()):
+        parser.error("--shard-cpu needs --cluster and a share of 0 to the machine's cores")
 
     with tempfile.TemporaryDirectory(prefix="parcheesi-rooms-") as tmp:
         workdir = Path(tmp)

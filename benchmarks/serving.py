@@ -84,6 +84,50 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_PERIOD_US = 100_000
+
+
+@contextlib.contextmanager
+def cpu_capped(pids: dict[str, int], fraction: float) -> Iterator[None]:
+    """Run each process of ``pids`` (by name) in a CPU cgroup of its own that may use
+    ``fraction`` of one core, and move them back out after. This gives each of a cluster's
+    shards a share of the machine that the other processes (the phones, PostgreSQL, nginx)
+    cannot take, as a host with a core per shard would. Needs root and the kernel's ``cpu``
+    controller (cgroup v2's ``cpu.max`` or v1's ``cpu.cfs_quota_us``)."""
+    v2 = "cpu" in _read(CGROUP_ROOT / "cgroup.subtree_control").split()
+    parent = CGROUP_ROOT if v2 else CGROUP_ROOT / "cpu"
+    if not (parent / "cgroup.procs").exists():
+        raise RuntimeError(f"no cgroup cpu controller at {CGROUP_ROOT}: cannot cap the CPU")
+    quota = round(fraction * CGROUP_PERIOD_US)
+    made = []
+    try:
+        for name, pid in pids.items():
+            group = parent / f"parcheesi-bench-{name}"
+            group.mkdir(exist_ok=True)
+            made.append(group)
+            if v2:
+                (group / "cpu.max").write_text(f"{quota} {CGROUP_PERIOD_US}")
+            else:
+                (group / "cpu.cfs_period_us").write_text(str(CGROUP_PERIOD_US))
+                (group / "cpu.cfs_quota_us").write_text(str(quota))
+            (group / "cgroup.procs").write_text(str(pid))
+        yield
+    finally:
+        for group in made:
+            for member in _read(group / "cgroup.procs").split():
+                with contextlib.suppress(OSError):  # gone already
+                    (parent / "cgroup.procs").write_text(member)
+            with contextlib.suppress(OSError):
+                group.rmdir()
+
+
+def _read(path: Path) -> str:
+    with contextlib.suppress(OSError):
+        return path.read_text()
+    return ""
+
+
 def tail(path: Path, lines: int = 20) -> str:
     """The end of a server log, for error messages."""
     try:
