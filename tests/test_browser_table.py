@@ -204,12 +204,28 @@ def control_boxes(screen: Screen) -> dict[str, list[float]]:
     return {box[0]: box[1:] for box in boxes}
 
 
+def crowded_header(screen: Screen) -> list[str]:
+    """The items of the top bar whose words do not fit their box (a squeezed link's text runs
+    into its neighbour) or that overlap the next item or the bar's end."""
+    return screen.selenium.execute_script(
+        "const bar = document.querySelector('.app-header'); const found = [];"
+        "const items = [...bar.children].filter(e => e.offsetWidth && !e.matches('.q-space'));"
+        "items.forEach((e, k) => { const r = e.getBoundingClientRect();"
+        " const name = e.textContent.trim() || e.getAttribute('aria-label');"
+        " if (e.scrollWidth > e.clientWidth + 1) found.push(name + ': words wider than it');"
+        " const next = items[k + 1];"
+        " if (next && r.right > next.getBoundingClientRect().left) found.push(name + ': overlaps');"
+        " if (r.right > bar.getBoundingClientRect().right) found.push(name + ': past the end'); });"
+        "return found;")
+
+
 @pytest.mark.parametrize("viewport", [(390, 844), (320, 640)])
 def test_chips_pick_the_die_a_piece_uses_and_every_control_is_a_thumb_target(
         screen: Screen, viewport: tuple[int, int]) -> None:
     """The dice chips appear beside Roll without moving it; every control shown is at least
     44 x 44 px and within the width (and, on the larger phone, on screen without scrolling);
-    a chip picks the die the next piece press uses."""
+    a chip picks the die the next piece press uses. The top bar (the name, three links and
+    the settings button) fits on one line without squeezing any of them."""
     width, height = viewport
     driver = screen.selenium
     try:
@@ -231,6 +247,7 @@ def test_chips_pick_the_die_a_piece_uses_and_every_control_is_a_thumb_target(
             assert left >= 0 and right <= width, (testid, viewport)
             assert height < 844 or (top >= 0 and bottom <= height), testid
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        assert not crowded_header(screen), viewport
 
         chip = by_testid(screen, "portion-5")
         assert (chip.text, chip.get_attribute("aria-label")) == ("5", "Use 5")
