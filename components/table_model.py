@@ -359,15 +359,13 @@ class TableModel:
         name: Callable[[int], str] = seen.names.__getitem__
         movable = self.movable(seen)
         options = self._options(seen)
-        picking = seen.acting and not options and state.phase in (Phase.MOVE, Phase.REWARD)
-        dice, roller = (state.dice, state.turn) if state.dice else (self.last_roll,
-                                                                      self.last_roller)
+        dice, dice_owner = self._dice(seen)
         return Screen(
             turn=self._turn_line(seen),
             badges=self._badges(seen),
             board=self._board(seen, movable, events),
             dice=dice,
-            dice_owner=name(roller) if dice and roller is not None else None,
+            dice_owner=dice_owner,
             your_turn=(seen.acting and seen.you is not None
                        and seen.rules.turn(state) == seen.you),
             sound=sound_for(events, seen.look),
@@ -382,8 +380,7 @@ class TableModel:
             options=options,
             question=bool(options) and self.selected is None,
             option_marks=self._marks(seen, options),
-            choose_note=("Choose a piece" + (" for the bonus" if state.phase is Phase.REWARD
-                                             else "")) if picking else None,
+            choose_note=self._choose_note(seen, options),
             can_hint=self.hint_applies(seen),
             status=self._status(seen),
             log=tuple(move_log(seen.stats.recent, seen.look.describe, name, LOG_LINES)),
@@ -391,6 +388,21 @@ class TableModel:
             standings=self._standings(seen),
             can_undo=seen.undo,
         )
+
+    def _dice(self, seen: Seen) -> tuple[tuple[int, ...] | None, str | None]:
+        """The dice to show and whose they are: this turn's, or else the newest roll kept."""
+        state = seen.state
+        dice, roller = (state.dice, state.turn) if state.dice else (self.last_roll,
+                                                                      self.last_roller)
+        return dice, seen.names[roller] if dice and roller is not None else None
+
+    @staticmethod
+    def _choose_note(seen: Seen, options: tuple[tuple[str, Action], ...]) -> str | None:
+        """What to do when the person must pick a piece first (no option is open)."""
+        phase = seen.state.phase
+        if not seen.acting or options or phase not in (Phase.MOVE, Phase.REWARD):
+            return None
+        return "Choose a piece" + (" for the bonus" if phase is Phase.REWARD else "")
 
     def _badges(self, seen: Seen) -> tuple[Badge, ...]:
         state, rules = seen.state, seen.rules
