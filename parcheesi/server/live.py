@@ -454,20 +454,8 @@ class LiveGame:
             started = timed_out and self.finishing != self.version
             timeouts = self._timeouts_after(mover, computer, timed_out, started)
             deadline = self._deadline_after(new, mover)
-            try:
-                await self.store.append_action(
-                    self.id, self.played, self.rules.action_to_json(action),
-                    self.rules.state_to_json(new), self.rules.over(new),
-                    Clocked(deadline, json.dumps({str(c): n for c, n in timeouts.items()}),
-                            timed_out), self.undos)
-            except VersionConflict:
-                # The database is ahead of this object: catch up, then refuse as stale.
-                await self._reload()
-                raise Refused(STALE) from None
-            except Exception as error:  # any driver or file error: nothing was kept
-                log.warning("saving an action failed", extra={"game": self.id,
-                                                              "reason": str(error)})
-                raise SaveFailed(str(error)) from error
+            await self._save(action, new, Clocked(
+                deadline, json.dumps({str(c): n for c, n in timeouts.items()}), timed_out))
             # Within a move a computer began for a timed-out seat (the roll itself or one
             # of its moves), it may play the rest.
             mid_move = same_move(self.rules, mover, new)
@@ -486,6 +474,23 @@ class LiveGame:
         if deadline is not None and deadline != before and self.on_deadline is not None:
             self.on_deadline(deadline)
         return events
+
+    async def _save(self, action: Action, new: State, clocked: Clocked) -> None:
+        """Commit the action and the position it leads to, before anyone is told of it.
+
+        Raises :class:`Refused` when the database is ahead of this object (it catches up
+        first), :class:`SaveFailed` when nothing could be kept."""
+        try:
+            await self.store.append_action(
+                self.id, self.played, self.rules.action_to_json(action),
+                self.rules.state_to_json(new), self.rules.over(new), clocked, self.undos)
+        except VersionConflict:
+            await self._reload()
+            raise Refused(STALE) from None
+        except Exception as error:  # any driver or file error: nothing was kept
+            log.warning("saving an action failed", extra={"game": self.id,
+                                                          "reason": str(error)})
+            raise SaveFailed(str(error)) from error
 
     def _keep_takeback(self, by_person: bool, events: list[Event],
                        deadline: datetime | None) -> None:
