@@ -104,14 +104,18 @@ def cpu_capped(pids: dict[str, int], fraction: float) -> Iterator[None]:
     try:
         for name, pid in pids.items():
             group = parent / f"parcheesi-bench-{name}"
-            group.mkdir(exist_ok=True)
-            made.append(group)
-            if v2:
-                (group / "cpu.max").write_text(f"{quota} {CGROUP_PERIOD_US}")
-            else:
-                (group / "cpu.cfs_period_us").write_text(str(CGROUP_PERIOD_US))
-                (group / "cpu.cfs_quota_us").write_text(str(quota))
-            (group / "cgroup.procs").write_text(str(pid))
+            try:
+                group.mkdir(exist_ok=True)
+                made.append(group)
+                if v2:
+                    (group / "cpu.max").write_text(f"{quota} {CGROUP_PERIOD_US}")
+                else:
+                    (group / "cpu.cfs_period_us").write_text(str(CGROUP_PERIOD_US))
+                    (group / "cpu.cfs_quota_us").write_text(str(quota))
+                (group / "cgroup.procs").write_text(str(pid))
+            except OSError as error:
+                raise RuntimeError(f"cannot cap the CPU of {name} in {group} (root is "
+                                   f"needed): {error}") from error
         yield
     finally:
         for group in made:
