@@ -4,6 +4,7 @@ process at most, and the notices between shards (parcheesi/server/shards.py, sig
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ import pytest
 from people_helpers import finished_game
 from tournament_helpers import Site
 
+from parcheesi.server import tournaments as tournaments_module
 from parcheesi.server.config import ConfigError, parse
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, Seat
 from parcheesi.server.people import People
@@ -356,11 +358,26 @@ async def test_a_malformed_notice_is_dropped(postgres_url: str,
 
 # --- a tournament over two shards ---------------------------------------------------------------
 
+def codes_taking_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament's new codes owned by shard 0 and shard 1 in turn (still drawn at random):
+    four random tables all land on one of two shards one time in eight."""
+    draw = tournaments_module.new_code
+    turns = itertools.cycle((0, 1))
+
+    def taking_turns() -> str:
+        wanted = next(turns)
+        return next(code for code in iter(draw, None)
+                    if shard_of(room_key(code), 2) == wanted)
+
+    monkeypatch.setattr(tournaments_module, "new_code", taking_turns)
+
+
 async def test_a_tournament_whose_tables_are_on_two_shards_is_played_to_its_champion(
-        postgres_url: str) -> None:
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight computers at tables of two: each shard plays its own tables, whoever ends a
     round draws the next, and the other shard hears of it and sets its new tables going
     (nobody has a page open anywhere)."""
+    codes_taking_turns(monkeypatch)
     sites = [Site.open(postgres_url) for _ in range(2)]
     notices = []
     for index, site in enumerate(sites):
