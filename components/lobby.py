@@ -145,10 +145,10 @@ class LobbyView:
                     'data-testid=invite-link')
                 ui.button(icon=COPY_ICON, on_click=self.copy_link).props(
                     'flat round dense aria-label="Copy the invitation link"')
-            with ui.row().classes("items-start gap-6"):
+            with ui.row().classes("items-start qr-row"):
                 with ui.column().classes("gap-1 items-center qr-figure"):
-                    ui.html(qr_svg(invite_url), sanitize=False).classes("w-40 qr-code").props(
-                        'data-testid=invite-qr')
+                    ui.html(qr_svg(invite_url, fit=True), sanitize=False).classes(
+                        "qr-code qr-invite").props('data-testid=invite-qr')
                     ui.label("Scan to join this room").classes("qr-caption").props(
                         'data-testid=invite-qr-caption')
                 if tv_url:
@@ -180,8 +180,8 @@ class LobbyView:
         """The room's TV view: its link, and its QR code for the device that shows it (each
         QR code says what it opens, so nobody scans the TV's to join)."""
         with ui.column().classes("gap-1 items-center qr-figure"):
-            ui.html(qr_svg(url, "QR code of the TV view"), sanitize=False).classes(
-                "w-28 qr-code").props('data-testid=tv-qr')
+            ui.html(qr_svg(url, "QR code of the TV view", fit=True), sanitize=False).classes(
+                "qr-code qr-tv").props('data-testid=tv-qr')
             ui.label("Scan to open the TV view").classes("qr-caption").props(
                 'data-testid=tv-qr-caption')
             ui.link("TV view", url, new_tab=True).classes("touch-target").props(

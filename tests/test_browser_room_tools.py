@@ -248,3 +248,32 @@ def test_a_phone_s_host_tools_and_reactions_and_a_tv_s_join_box(
     assert page.text("invite-qr-caption") == "Scan to join this room"
     assert page.text("tv-qr-caption") == "Scan to open the TV view"
     driver.save_screenshot(str(shots / "phone-lobby.png"))
+    try:
+        for width, height in ((390, 844), (320, 640)):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {**PHONE_VIEWPORT, "width": width, "height": height})
+            screen.open(f"/room/{waiting.code}")
+            page.wait(lambda: page.visible("claim-seat-sapphire"), "the guest's lobby")
+            assert lobby_misfits(page, width, height) == [], (width, height)
+        driver.save_screenshot(str(shots / "phone-lobby-320.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
+
+
+def lobby_misfits(page: Page, width: int, height: int) -> list[str]:
+    """What is wrong with a guest's lobby on a phone: its two QR codes side by side, each
+    drawn to its own box, and the open seat's button on the first screen."""
+    invite, tv = page.box("invite-qr"), page.box("tv-qr")
+    found = []
+    if invite["top"] != tv["top"] or invite["right"] > tv["left"] or tv["right"] > width:
+        found.append(f"QR codes not side by side: {invite} {tv}")
+    for testid in ("invite-qr", "tv-qr"):
+        box = page.box(testid)
+        drawn = page.driver.execute_script(
+            "return arguments[0].querySelector('svg').getBoundingClientRect().width",
+            page.all(testid)[0])
+        if abs(drawn - (box["right"] - box["left"])) > 0.5:
+            found.append(f"{testid} drawn {drawn} px wide in a box of {box}")
+    if page.box("claim-seat-sapphire")["bottom"] > height:
+        found.append("the open seat below the first screen")
+    return found
