@@ -256,7 +256,8 @@ class ReplayView:
         self.slider = ui.slider(min=0, max=len(self.steps) - 1, value=self.at,
                                 on_change=lambda e: self.show(int(e.value), animate=False)
                                 ).props('label data-testid=replay-slider '
-                                        'aria-label="Step of the game"').classes("w-full")
+                                        'aria-label="Step of the game"').classes(
+            "w-full replay-slider")
         with ui.element("div").classes("replay-buttons"):
             for text, label, test_id, go in (
                     ("Start", "To the start (Home)", "replay-start",

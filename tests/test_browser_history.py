@@ -13,6 +13,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from conftest import PHONE_VIEWPORT
 from nicegui.outbox import Outbox
 from nicegui.testing import Screen
 from selenium.webdriver.common.by import By
@@ -111,6 +112,25 @@ def test_my_games_lists_a_local_and_an_online_game_and_a_replay_steps_through_on
     at(last - 1)
     assert "dice not yet verifiable" in by_testid(screen, "verification").get_attribute(
         "textContent")
+
+    # on the narrowest phone, at the last step (the slider's thumb at its right end)
+    driver = screen.selenium
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {**PHONE_VIEWPORT, "width": 320, "height": 640})
+        body.send_keys("\ue010")  # End
+        at(last)
+        until(screen, lambda: driver.execute_script(
+            "return document.getAnimations().every(a => a.playState !== 'running')"),
+            "the slider's thumb to reach the end")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 320
+        lines = driver.execute_script(
+            "return [...document.querySelectorAll('.replay-buttons button')].map(b => {"
+            " const words = document.createRange(); words.selectNodeContents(b);"
+            " return words.getClientRects().length; })")
+        assert lines == [1] * 6, lines  # each button's words on one line
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
 
 
 @pytest.mark.browser
