@@ -200,6 +200,43 @@ def test_the_tables_of_both_games(screen: Screen) -> None:
     audit.check()
 
 
+FAINT_BUTTONS = """
+const rgb = c => c.match(/[\\d.]+/g).map(Number);
+const lum = ([r, g, b]) => [r, g, b].map(v => v / 255).map(
+  v => v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+  .reduce((sum, v, k) => sum + v * [0.2126, 0.7152, 0.0722][k], 0);
+const under = e => { for (; e; e = e.parentElement) {
+  const c = getComputedStyle(e).backgroundColor; if (rgb(c)[3] !== 0) return c; }
+  return 'rgb(255, 255, 255)'; };
+return [...document.querySelectorAll('.q-btn--flat, .q-btn--outline')].filter(b => b.offsetWidth)
+  .map(b => { const [f, g] = [lum(rgb(getComputedStyle(b).color)), lum(rgb(under(b)))];
+    return [b.getAttribute('aria-label') || b.textContent.trim(),
+            Math.round(100 * (Math.max(f, g) + 0.05) / (Math.min(f, g) + 0.05)) / 100]; })
+  .filter(([, ratio]) => ratio < 4.5);"""
+"""The flat and outlined buttons shown whose colour reads at less than 4.5:1 on the surface
+under them, with their ratio."""
+
+
+def test_buttons_read_on_dark_surfaces(screen: Screen) -> None:
+    """In dark colours, the flat buttons read on the surface under them: the settings button,
+    the settings dialog's Close, the lobby's copy button. axe judges no icon, and leaves a
+    dialog's words over its backdrop undecided, so this looks itself."""
+    start_solo_game(screen)
+    use_colours(screen, "dark")
+    try:
+        by_testid(screen, "settings").click()
+        shows(screen, "settings-dialog")
+        until(screen, lambda: screen.selenium.execute_script(SETTLED), "the dialog to open")
+        assert screen.selenium.execute_script(FAINT_BUTTONS) == []
+        room, _ = on_server_loop(screen.app_server.rooms.create(  # type: ignore[attr-defined]
+            [Seat(RUBY, HUMAN, name="Hana"), Seat(SAPPHIRE, HUMAN)]))
+        screen.open(f"/room/{room.code}")
+        shows(screen, "guest-name")
+        assert screen.selenium.execute_script(FAINT_BUTTONS) == []
+    finally:
+        use_colours(screen, None)
+
+
 def test_a_rooms_lobby_its_table_and_its_tv(screen: Screen) -> None:
     server: Server = screen.app_server  # type: ignore[attr-defined]
     rooms = server.rooms
