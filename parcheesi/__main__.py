@@ -297,12 +297,37 @@ class _CommandParser(argparse.ArgumentParser):
         return known, extra
 
 
+def _by_game(facts: str) -> str:
+    """A list each game has (its ``levels`` or ``house_rules``), game by game, for help."""
+    return "; ".join(f"{rules.title}: {', '.join(getattr(rules, facts))}"
+                     for rules in games().values() if getattr(rules, facts))
+
+
+def _simulate_parser(commands: Any) -> None:
+    """The ``simulate`` command's options."""
+    sim = commands.add_parser("simulate", help="play computer-only games")
+    sim.add_argument("--players", required=True,
+                     help=f"2-4 comma-separated computer levels ({_by_game('levels')})")
+    sim.add_argument("--games", type=int, default=200, help="games to play (default: 200)")
+    sim.add_argument("--seed", type=int, default=1,
+                     help="the dice's seed (the same seed, the same games; default: 1)")
+    sim.add_argument("--workers", type=int, default=1,
+                     help="processes to play in (results do not depend on it)")
+    sim.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME,
+                     help=f"the game (default: {DEFAULT_GAME})")
+    sim.add_argument("--house", default="",
+                     help=f"comma-separated house rules to switch on ({_by_game('house_rules')})")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(run=cmd_simulate)
+
+
 def _tournament_parser(commands: Any) -> None:
     """The ``tournament`` command's options."""
     tournament = commands.add_parser(
         "tournament", one_line=True, help="play an all-computer tournament "
         "(knockout, Swiss or round robin) and print its rounds, standings and champion")
-    tournament.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME)
+    tournament.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME,
+                            help=f"the game (default: {DEFAULT_GAME})")
     tournament.add_argument("--format", required=True, help="knockout, swiss or robin")
     tournament.add_argument("--entrants", required=True,
                             help="comma-separated computer levels, one per entrant "
@@ -315,7 +340,8 @@ def _tournament_parser(commands: Any) -> None:
     tournament.add_argument("--rounds", type=int, default=3,
                             help="Swiss: rounds; round robin: games")
     tournament.add_argument("--house", default="",
-                            help="comma-separated house rules to switch on")
+                            help=f"comma-separated house rules to switch on "
+                                 f"({_by_game('house_rules')})")
     tournament.add_argument("--filler", help="knockout: the level of the computers that "
                             "fill a round short of players (default: the game's weakest "
                             "table level)")
@@ -326,8 +352,10 @@ def _tournament_parser(commands: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m parcheesi",
-                                     description="Classic Parcheesi tools.")
+    parser = argparse.ArgumentParser(
+        prog="python -m parcheesi", description="Command-line tools for every game "
+        f"({', '.join(rules.title for rules in games().values())}): positions, computer "
+        "players, records, tournaments and the database.")
     commands = parser.add_subparsers(dest="command", required=True,
                                      parser_class=_CommandParser)
     outcomes = commands.add_parser("outcomes", help="every position reachable by one roll "
@@ -336,25 +364,12 @@ def main(argv: list[str] | None = None) -> int:
     choose = commands.add_parser("choose", help="a computer player's choice for one roll "
                                  "(JSON request on standard input)")
     levels = list(dict.fromkeys(level for rules in games().values() for level in rules.levels))
-    choose.add_argument("--player", choices=levels, default="hard")
+    choose.add_argument("--player", choices=levels, default="hard",
+                        help=f"the computer level to ask (default: hard; {_by_game('levels')})")
     choose.add_argument("--lines", action="store_true",
                         help="answer one request per input line until end of input")
     choose.set_defaults(run=cmd_choose)
-    sim = commands.add_parser("simulate", help="play computer-only games")
-    sim.add_argument("--players", required=True,
-                     help="2-4 comma-separated players: random, easy, medium, hard "
-                          "(Parcheesi also grace, an outside benchmark opponent)")
-    sim.add_argument("--games", type=int, default=200)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--workers", type=int, default=1,
-                     help="processes to play in (results do not depend on it)")
-    sim.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME)
-    house = "; ".join(f"{rules.title}: {', '.join(rules.house_rules)}"
-                      for rules in games().values() if rules.house_rules)
-    sim.add_argument("--house", default="",
-                     help=f"comma-separated house rules to switch on ({house})")
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.set_defaults(run=cmd_simulate)
+    _simulate_parser(commands)
     train = commands.add_parser("train", help="train the learned evaluation by self-play "
                                 "(stops and goes on from its checkpoint)")
     learning = sorted(kind for kind, rules in games().items() if rules.learner is not None)
@@ -366,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="train until this many iterations are done")
     train.add_argument("--games", type=int, default=2000,
                        help="self-play games per iteration (a new run only)")
-    train.add_argument("--seed", type=int, default=2026, help="(a new run only)")
+    train.add_argument("--seed", type=int, default=2026,
+                       help="the seed of the first weights and the dice (a new run only)")
     train.add_argument("--hidden", type=int, default=128,
                        help="units of the hidden layer (a new run only)")
     train.add_argument("--lam", type=float, default=0.7,

@@ -495,3 +495,24 @@ def test_choose_reasons_name_a_piece_and_never_the_generic_words(level: str) -> 
         assert reason[0].isupper() and not reason.endswith(".") and len(reason) <= 100
     # The design example: the 5 enters piece 1, the 3 moves another piece.
     assert answers[0]["reason"].startswith("Enters piece 1")
+
+
+COMMANDS = ("outcomes", "choose", "simulate", "train", "tournament", "verify", "replay",
+            "migrate", "ratings", "backup", "restore")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_says_what_it_is_for(command: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` of each command explains every option it lists (argparse prints an option
+    with no help text alone on its line, with nothing indented under it)."""
+    from parcheesi.__main__ import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main([command, "--help"])
+    assert stopped.value.code == 0
+    lines = capsys.readouterr().out.split("options:\n", 1)[1].splitlines()
+    for here, after in zip(lines, [*lines[1:], ""], strict=True):
+        option = re.fullmatch(r"  (-\S+(?: \S+)?(?:, -\S+)?)(\s{2,}\S.*)?", here)
+        if option and not option.group(2):
+            assert after.startswith(" " * 6), f"{command}: {option.group(1)} has no help"

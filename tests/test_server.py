@@ -19,7 +19,7 @@ from nicegui.testing import User
 
 from components.health import HealthNotice
 from components.server import Server
-from parcheesi.server.config import parse, proxy_settings
+from parcheesi.server.config import FLAGS, parse, proxy_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,6 +68,21 @@ def test_bad_settings_exit_with_one_clear_line(tmp_path):
         assert process.returncode != 0, args
         assert message in stderr, (args, stderr)
         assert "Traceback" not in stderr, (args, stderr)
+
+
+def test_help_names_every_setting_as_the_readme_does(capsys, tmp_path):
+    """``app.py --help`` says what each flag means and which variable sets it; the README's
+    table of settings lists the same flags and variables."""
+    with pytest.raises(SystemExit) as stopped:
+        parse(["--help"], environ={}, root=tmp_path)
+    assert stopped.value.code == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    readme = (ROOT / "README.md").read_text()
+    for flag, variable, _, meaning in FLAGS:
+        assert f"{flag} {flag[2:].replace('-', '_').upper()} {meaning}" in shown, flag
+        assert f"[{variable}]" in shown, variable
+        assert f"| `{flag}` | `{variable}` |" in readme, flag
+    assert "NICEGUI_REDIS_URL" in shown
 
 
 def test_a_port_in_use_is_reported(tmp_path):

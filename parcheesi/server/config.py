@@ -1,18 +1,8 @@
 """Server settings from command-line flags and environment variables (flags win).
 
-| flag | environment | default |
-| --- | --- | --- |
-| ``--host`` | ``PARCHEESI_HOST`` | ``0.0.0.0`` (all interfaces) |
-| ``--port`` | ``PARCHEESI_PORT`` | ``8080`` |
-| ``--database-url`` | ``PARCHEESI_DATABASE_URL`` | SQLite file ``data/parcheesi.sqlite3`` |
-| ``--storage-secret`` | ``PARCHEESI_STORAGE_SECRET`` | generated once into ``data/`` |
-| ``--pace`` | ``PARCHEESI_PACE`` | ``0.5`` seconds per computer step |
-| ``--data-dir`` | ``PARCHEESI_DATA_DIR`` | ``data`` beside ``app.py`` |
-| ``--log-level`` | ``PARCHEESI_LOG_LEVEL`` | ``info`` |
-| ``--trusted-proxies`` | ``PARCHEESI_TRUSTED_PROXIES`` | none: forwarded headers are ignored |
-| ``--host-pin`` | ``PARCHEESI_HOST_PIN`` | none: only the server's own machine is the host |
-| ``--shard`` | ``PARCHEESI_SHARD`` | ``0/1``: one process serves everything (docs/scaling.md) |
-| | ``NICEGUI_REDIS_URL`` | none: the browsers' storage is in files (a cluster shares Redis) |
+Every flag, with its environment variable, default and meaning, is in :data:`FLAGS`
+(``app.py --help`` prints them); ``NICEGUI_REDIS_URL``, read by NiceGUI itself, keeps the
+browsers' storage in Redis instead of files (a cluster's shards share it).
 
 The data directory holds the database, the storage secret and NiceGUI's per-browser storage
 (``nicegui/``): :func:`keep_private` makes it and everything the server writes readable by
@@ -76,20 +66,42 @@ EARLIER_DATA = ROOT / "parcheesi" / "data"
 """Where versions before this one kept their data by default (inside the package)."""
 
 
+FLAGS: tuple[tuple[str, str, str | None, str], ...] = (
+    ("--host", "PARCHEESI_HOST", "0.0.0.0", "the address to serve on; 0.0.0.0 is every "
+     "network of this machine, so phones on the home Wi-Fi can join"),
+    ("--port", "PARCHEESI_PORT", "8080", "the port to serve on"),
+    ("--database-url", "PARCHEESI_DATABASE_URL", None, "where games are kept: a "
+     "sqlite:///FILE or postgresql+psycopg://USER@HOST/DB URL (default: the SQLite "
+     "file parcheesi.sqlite3 in the data directory)"),
+    ("--storage-secret", "PARCHEESI_STORAGE_SECRET", None, "signs the browsers' cookies "
+     "(default: one made the first time and kept in the data directory)"),
+    ("--pace", "PARCHEESI_PACE", "0.5", "seconds a computer player takes a step, 0 to 10"),
+    ("--data-dir", "PARCHEESI_DATA_DIR", None, "the folder for the database, the storage "
+     "secret and the browsers' storage (default: data/ beside app.py)"),
+    ("--log-level", "PARCHEESI_LOG_LEVEL", "info", "debug, info, warning or error"),
+    ("--trusted-proxies", "PARCHEESI_TRUSTED_PROXIES", "", "comma-separated addresses or "
+     "networks of reverse proxies whose forwarded headers are believed (default: no one's)"),
+    ("--host-pin", "PARCHEESI_HOST_PIN", "", "what a browser on another device enters to "
+     "use the host's tools on the people page (default: only this machine's browser)"),
+    ("--shard", "PARCHEESI_SHARD", "0/1", "i/N: this process is shard i of a cluster of N "
+     "on one PostgreSQL database (docs/scaling.md)"),
+)
+"""Every server flag: its environment variable, default and meaning (``app.py --help``)."""
+
+
 def parse(argv: list[str], environ: dict[str, str] | None = None,
           root: Path | None = None) -> Config:
     env = os.environ if environ is None else environ
-    parser = argparse.ArgumentParser(prog="app.py", description=f"The {PROGRAM} game server.")
-    parser.add_argument("--host", default=env.get("PARCHEESI_HOST", "0.0.0.0"))
-    parser.add_argument("--port", default=env.get("PARCHEESI_PORT", "8080"))
-    parser.add_argument("--database-url", default=env.get("PARCHEESI_DATABASE_URL"))
-    parser.add_argument("--storage-secret", default=env.get("PARCHEESI_STORAGE_SECRET"))
-    parser.add_argument("--pace", default=env.get("PARCHEESI_PACE", "0.5"))
-    parser.add_argument("--data-dir", default=env.get("PARCHEESI_DATA_DIR"))
-    parser.add_argument("--log-level", default=env.get("PARCHEESI_LOG_LEVEL", "info"))
-    parser.add_argument("--trusted-proxies", default=env.get("PARCHEESI_TRUSTED_PROXIES", ""))
-    parser.add_argument("--host-pin", default=env.get("PARCHEESI_HOST_PIN", ""))
-    parser.add_argument("--shard", default=env.get("PARCHEESI_SHARD", "0/1"))
+    parser = argparse.ArgumentParser(
+        prog="app.py", description=f"The {PROGRAM} game server.",
+        epilog="Each flag may be set by the environment variable in brackets instead; a flag "
+               "given wins. NICEGUI_REDIS_URL (no flag) keeps the browsers' storage in "
+               "Redis, for a cluster of shards (docs/scaling.md).")
+    for flag, variable, default, meaning in FLAGS:
+        shown = f" (default {default})" if default else ""
+        parser.add_argument(flag, default=env.get(variable, default),
+                            metavar=flag.removeprefix("--").replace("-", "_").upper(),
+                            help=f"{meaning}{shown} [{variable}]")
     args = parser.parse_args(argv)
     log_level = str(args.log_level).lower()
     if log_level not in LOG_LEVELS:
