@@ -7,13 +7,14 @@ together; every rule stays in the engine, every room decision in :mod:`parcheesi
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import ifaddr
-from fastapi import HTTPException, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from nicegui import Client, app, background_tasks, ui
 from nicegui.elements.mixins.text_element import TextElement
@@ -182,6 +183,39 @@ def register(server: Server) -> None:
             "Content-Disposition": f'attachment; filename="tournament-{contest.code}.json"'})
 
     app.add_static_files(ICONS_URL, ICONS)
+    answer_trouble(server)
+
+
+def answer_trouble(server: Server) -> None:
+    """An address that names no page, and a page that failed, answer with the top bar, a
+    plain sentence and the way home (NiceGUI's own pages show an exception's name and
+    words, and no way on). A file's or a JSON address's 404 stays NiceGUI's."""
+    files_not_found = app.exception_handlers[404]
+
+    @app.exception_handler(404)
+    async def not_found(request: Request, exception: Exception) -> Response:
+        if request.scope.get("endpoint") not in (None, app):
+            answer = files_not_found(request, exception)
+            return await answer if inspect.isawaitable(answer) else answer
+        with Client(ui.page(""), request=request) as client:
+            trouble_page(server, "Page not found", NO_PAGE)
+        return client.build_response(request, 404)
+
+    app.on_page_exception(lambda: trouble_page(server, "Something went wrong", PAGE_FAILED))
+
+
+NO_PAGE = "There is no page at this address. Check it, or start again from the home page."
+PAGE_FAILED = ("This page could not be shown: something went wrong on the server. Every game "
+               "is kept as it was; try again in a moment.")
+
+
+def trouble_page(server: Server, heading: str, message: str) -> None:
+    """A page that cannot show what its address asks for: what went wrong, and home."""
+    frame(server, f"{heading} · {APP_NAME}")
+    with ui.column().classes("w-full max-w-2xl mx-auto p-4 gap-3"):
+        page_heading(heading)
+        ui.label(message).classes("text-lg").props("role=alert data-testid=trouble")
+        ui.link("Home", "/").classes("touch-target").props("data-testid=trouble-home")
 
 
 STYLE = (Path(__file__).parent / "style.css").read_text()
@@ -789,11 +823,13 @@ def rules_url(kind: str) -> str:
 
 def rules_page(server: Server, kind: str) -> None:
     """The rules of game ``kind``, with links to the other games' rules; a game this server
-    does not play is a 404 that names the ones it does."""
+    does not play is a page not found (404) that names the ones it does."""
     if not plays(kind):
         titles = " and ".join(rules.title for rules in games().values())
-        raise HTTPException(404, f"There are no rules for {kind!r} here: this server plays "
-                                 f"{titles}.")
+        ui.context.client.status_code = 404
+        trouble_page(server, "Page not found", f"There are no rules for {kind!r} here: this "
+                                               f"server plays {titles}.")
+        return
     game = rules_for(kind)
     frame(server, f"Rules · {game.title}")
     with ui.column().classes("w-full max-w-2xl mx-auto p-4"):

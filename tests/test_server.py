@@ -121,6 +121,39 @@ def test_forwarded_headers_are_believed_only_from_the_proxies_named(tmp_path):
     assert from_env.trusted_proxies == ("::1",)
 
 
+async def test_an_address_that_names_no_page_answers_with_the_way_home(user: User):
+    """A mistyped or stale address: 404 with the top bar, a plain sentence and a link home;
+    a file's or a JSON address's 404 stays a short answer without a page around it."""
+    for address in ("/no-such-page", "/rules/chess", "/room/ABCD/extra"):
+        answer = await user.http_client.get(address)
+        assert answer.status_code == 404, address
+        assert "<title>Page not found · " in answer.text, address
+        assert "trouble-home" in answer.text and "My games" in answer.text
+        assert "HTTPException" not in answer.text, address
+    assert "There is no page at this address." in (await user.http_client.get("/x")).text
+    record = await user.http_client.get("/records/" + "0" * 32 + ".json")
+    assert record.status_code == 404 and record.headers["content-type"] == "application/json"
+
+
+async def test_a_page_that_fails_says_so_plainly_and_keeps_its_reason_in_the_log(
+        app_server: Server, user: User, caplog, monkeypatch):
+    """A page that raises: 500 with the top bar, a plain sentence and a link home, not the
+    exception's words (which may name the database); the log has the traceback."""
+    async def broken(game_id: str) -> None:
+        raise RuntimeError("postgresql://secret@db/parcheesi refused")
+
+    monkeypatch.setattr(app_server.store, "game", broken)
+    answer = await user.http_client.get("/games/" + "0" * 32 + "/charts")
+    assert answer.status_code == 500
+    assert "<title>Something went wrong · " in answer.text
+    assert "Every game is kept as it was" in answer.text
+    assert "trouble-home" in answer.text
+    assert "secret" not in answer.text and "RuntimeError" not in answer.text
+    logged = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert logged and logged[0].exc_info and "secret" in str(logged[0].exc_info[1])
+    caplog.clear()
+
+
 async def test_health_and_every_page_say_when_the_database_file_is_gone(
         app_server: Server, user: User, caplog):
     """A database file deleted or replaced under the running server: its writes would go
