@@ -831,7 +831,7 @@ def rules_page(server: Server, kind: str) -> None:
                                                f"server plays {titles}.")
         return
     game = rules_for(kind)
-    frame(server, f"Rules · {game.title}")
+    frame(server, f"{game.title} rules · {APP_NAME}")
     with ui.column().classes("w-full max-w-2xl mx-auto p-4"):
         page_heading(f"Rules of {game.title}")
         with ui.row().classes("gap-4"):
