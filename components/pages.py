@@ -42,6 +42,7 @@ from .lobby import (
     store_token,
     table_tools,
 )
+from .missing import missing
 from .palette import PRIMARY, tone_css
 from .people_page import PeoplePage
 from .person import playing_as, this_person
@@ -212,10 +213,7 @@ PAGE_FAILED = ("This page could not be shown: something went wrong on the server
 def trouble_page(server: Server, heading: str, message: str) -> None:
     """A page that cannot show what its address asks for: what went wrong, and home."""
     frame(server, f"{heading} · {APP_NAME}")
-    with ui.column().classes("w-full max-w-2xl mx-auto p-4 gap-3"):
-        page_heading(heading)
-        ui.label(message).classes("text-lg").props("role=alert data-testid=trouble")
-        ui.link("Home", "/").classes("touch-target").props("data-testid=trouble-home")
+    missing(heading, message, "trouble").props("data-testid=trouble-home")
 
 
 STYLE = (Path(__file__).parent / "style.css").read_text()
@@ -582,10 +580,7 @@ async def room_page(server: Server, code: str) -> None:
         room = await rooms.find(code, *requester())
     except RoomError as error:
         frame(server, f"Room · {APP_NAME}")
-        with ui.column().classes("w-full max-w-md mx-auto p-4"):
-            page_heading("Room")
-            ui.label(str(error)).props('role=alert data-testid=room-error')
-            ui.link("Home", "/")
+        missing("Room", str(error), "room-error")
         try_again_if_busy(error)
         return
     title = rules_for(room.kind).title
@@ -747,10 +742,7 @@ async def tv_page(server: Server, code: str) -> None:
     try:
         room = await rooms.find(code, *requester())
     except RoomError as error:
-        with ui.column().classes("w-full max-w-md mx-auto p-4"):
-            page_heading("TV view")
-            ui.label(str(error)).classes("text-xl").props('role=alert data-testid=tv-error')
-            ui.link("Home", "/").classes("touch-target")
+        missing("TV view", str(error), "tv-error", large=True)
         try_again_if_busy(error)
         return
     if not await socket_connected():

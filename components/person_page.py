@@ -29,6 +29,7 @@ from parcheesi.server.store import aware
 
 from .charts_page import DARK, LIGHT, Ink, axis
 from .lobby import ask_browser, qr_svg
+from .missing import missing
 from .people_page import cell, day, ordinal
 from .person import avatar, keep_token, this_person
 from .server import Server
@@ -184,22 +185,17 @@ async def person_profile(server: Server, person: Person) -> Profile:
     return profile(person, own, together, everyone)
 
 
-def missing_person() -> None:
-    TextElement(tag="h1", text="Not here")
-    ui.label("This person is not here: they may have been removed, or the address is "
-             "wrong.").props("role=alert data-testid=person-missing")
-    ui.link("Everyone", "/people").classes("touch-target").props("data-testid=back-to-people")
-
-
 async def person_page(server: Server, person_id: str, base: Callable[[], str],
                       connected: Connected) -> None:
     """A person's page; an id that is no one's (removed, made up) says so and looks up
     nothing it need not. ``base``: this server's address as other devices reach it."""
     person = await server.people.get(person_id) if PERSON_ID.fullmatch(person_id) else None
+    if person is None:
+        missing("Not here", "This person is not here: they may have been removed, or the "
+                "address is wrong.", "person-missing", ("Everyone", "/people")).props(
+            "data-testid=back-to-people")
+        return
     with ui.column().classes("w-full max-w-2xl mx-auto p-4 gap-3 people-page"):
-        if person is None:
-            missing_person()
-            return
         shown_profile = await person_profile(server, person)
         with ui.row().classes("items-center gap-3 no-wrap"):
             avatar(person, "3rem")

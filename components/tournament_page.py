@@ -22,6 +22,7 @@ from parcheesi.server.tournament.knockout import shape
 from parcheesi.server.tournament.scoring import points
 from parcheesi.server.tournaments import Contest, Tournaments, YourTable
 
+from .missing import missing
 from .person import this_person
 from .server import Server
 from .tournament_form import FORMAT_WORDS, TournamentForm
@@ -141,7 +142,8 @@ async def tournament_page(server: Server, code: str, connected: Connected,
         ui.query("body").classes("tv-body")
     contest = await server.tournaments.get(code)
     if contest is None:
-        _missing()
+        missing("Tournament", "There is no tournament with that code.", "tournament-missing",
+                ("All tournaments", "/tournaments"))
         return
     box = ui.column().classes("w-full p-4 gap-4 tournament-tv" if tv else
                               "tournament-page w-full max-w-5xl mx-auto p-3 gap-3")
@@ -151,14 +153,6 @@ async def tournament_page(server: Server, code: str, connected: Connected,
     view = TournamentView(server.tournaments, contest, me, box, tv)
     view.follow()
     view.draw()
-
-
-def _missing() -> None:
-    with ui.column().classes("w-full max-w-md mx-auto p-4"):
-        TextElement(tag="h1", text="Tournament").classes("text-2xl font-bold")
-        ui.label("There is no tournament with that code.").props(
-            "role=alert data-testid=tournament-missing")
-        ui.link("All tournaments", "/tournaments").classes("touch-target")
 
 
 class TournamentView:
