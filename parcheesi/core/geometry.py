@@ -265,6 +265,117 @@ class Crowding:
         return (corner - self.spread, -corner - self.spread, self.badge_radius)
 
 
+@dataclass(frozen=True)
+class PieceDrawing:
+    """Where a board draws its pieces, how large, how far a tap reaches them and how they
+    walk: the same on every board that crowds its pieces by :class:`Crowding`, from the
+    game's cells and sizes (board units). A game's layout module answers the
+    :class:`BoardLayout` names for pieces with these methods.
+
+    A piece alone on a cell sits in its centre; two on one cell (a blockade, two colours on
+    a safe square) sit side by side on the cell's diagonal, the lower (colour, index)
+    towards the top-left; more make a fanned stack, ``on_top`` pieces uppermost. Pieces
+    waiting to come in (``start``) and pieces HOME have places of their own.
+    """
+
+    square_point: Callable[[int, int, int], Point]
+    """The centre of where a piece (colour, progress, index) stands when alone there."""
+    place: Callable[[int, int], Hashable | None]
+    """A key equal for exactly the pieces drawn on one cell (None off the track and lanes):
+    see :func:`companions`."""
+    home_spot: Callable[[int, int, PiecesSeen], tuple[Point, float]]
+    """Where a piece HOME is drawn and how large (colour, index, every piece)."""
+    start: int
+    home: int
+    cell: float
+    crowding: Crowding
+    lone_radius: float
+    """A piece alone on a cell."""
+    start_radius: float
+    lone_hit: float
+    """How far from a lone piece's centre a tap lands on the piece itself: beyond the drawn
+    piece where there is room (phones), never over a piece of another cell."""
+    start_hit: float
+    crowd_reach: float
+    """The reach of the pieces sharing a cell, from the cell's centre: the nearest takes a
+    tap."""
+    step: int
+    """Milliseconds per square of a walking piece."""
+    capture: int
+    """Milliseconds of a captured piece's slide back (one long step, slow enough to see)."""
+
+    def companions(self, colour: int, piece_index: int, pieces: PiecesSeen) -> list[PieceId]:
+        return companions(self.place, colour, piece_index, pieces)
+
+    def stacking(self, colour: int, piece_index: int, pieces: PiecesSeen,
+                 on_top: Collection[PieceId] = ()) -> tuple[int, int]:
+        """(layer, stack): the piece's layer on its cell (0 is drawn first) and, in a stack
+        of three or more with a count on its top piece (layer ``stack - 1``), how many,
+        else 0."""
+        layer, count = crowd(self.place, colour, piece_index, pieces, on_top)
+        return layer, count if count > 2 else 0
+
+    def piece_point(self, colour: int, piece_index: int, pieces: PiecesSeen,
+                    on_top: Collection[PieceId] = ()) -> Point:
+        """Where a piece is drawn, given every piece's progress (the engine's ``pieces``)."""
+        progress = pieces[colour][piece_index]
+        if progress == self.home:
+            return self.home_spot(colour, piece_index, pieces)[0]
+        x, y = self.square_point(colour, progress, piece_index)
+        layer, count = crowd(self.place, colour, piece_index, pieces, on_top)
+        if count < 2:
+            return (x, y)
+        dx, dy, _ = self.crowding.spot(layer, count)
+        return (x + dx * self.cell, y + dy * self.cell)
+
+    def piece_radius(self, colour: int, piece_index: int, pieces: PiecesSeen) -> float:
+        """How large a piece is drawn: smaller when it shares its cell."""
+        progress = pieces[colour][piece_index]
+        if progress == self.start:
+            return self.start_radius
+        if progress == self.home:
+            return self.home_spot(colour, piece_index, pieces)[1]
+        count = len(self.companions(colour, piece_index, pieces))
+        if count < 2:
+            return self.lone_radius
+        return self.cell * (self.crowding.pair_radius if count == 2 else
+                            self.crowding.stack_radius)
+
+    def hit_radius(self, colour: int, piece_index: int, pieces: PiecesSeen) -> float:
+        """How far from a piece's centre a tap lands on the piece itself. A pair's pieces
+        touch, so each has its own disc; a stack's overlap, and a tap on it takes the top
+        one, drawn last. (A tap further away may still reach a piece: :meth:`tap_area`.)"""
+        progress = pieces[colour][piece_index]
+        if progress == self.start:
+            return self.start_hit
+        if progress == self.home or len(self.companions(colour, piece_index, pieces)) > 1:
+            return self.piece_radius(colour, piece_index, pieces)
+        return self.lone_hit
+
+    def tap_area(self, colour: int, piece_index: int, pieces: PiecesSeen
+                 ) -> tuple[float, float, float]:
+        """(x, y, reach): the disc within which a tap that lands on no piece reaches this
+        one, when it may move and no other movable piece whose disc holds the tap is
+        nearer. A lone piece's disc is centred on it; the pieces sharing a cell share one
+        larger disc round the cell's centre, which the nearer of them takes."""
+        if len(self.companions(colour, piece_index, pieces)) > 1:
+            x, y = self.square_point(colour, pieces[colour][piece_index], 0)
+            return (x, y, self.crowd_reach)
+        x, y = self.piece_point(colour, piece_index, pieces)
+        return (x, y, TAP_REACH)
+
+    def path_points(self, colour: int, start_progress: int, end_progress: int,
+                    piece_index: int = 0) -> list[Point]:
+        """Centres of every place a moving piece passes, square by square (:func:`walk`)."""
+        return walk(self.square_point, colour, start_progress, end_progress, piece_index,
+                    self.start, self.home)
+
+    def step_ms(self, end: int) -> int:
+        """The time of one step of a move that ends at ``end`` (a capture's slide is
+        slower)."""
+        return self.capture if end == self.start else self.step
+
+
 def scaled(values: tuple[float, float, float], factor: float) -> tuple[float, float, float]:
     """Three lengths (e.g. cells) times ``factor`` (e.g. board units per cell)."""
     a, b, c = values

@@ -14,10 +14,10 @@ Every shape is first placed in Red's frame, in cell units relative to the board'
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from ...core import geometry
-from ...core.geometry import Grid, PieceId, Point, Rect, SafeSquare
+from ...core.geometry import Grid, Point, Rect, SafeSquare
 from . import board
 from .board import LAST_TRACK, STARS, START_SQUARES, YARD
 
@@ -53,8 +53,6 @@ CROWDING = geometry.Crowding(rim=RIM / CELL, stack_radius=0.28, spread=0.17,
 """Pieces sharing a square (any number may, :class:`~parcheesi.core.geometry.Crowding`):
 two side by side on its diagonal, each 0.275 cells (69 % of a lone piece); three or more as
 a stack of 0.30-cell pieces (75 %), fanned over four places at most, with a count."""
-PAIR_RADIUS = CROWDING.pair_radius * CELL
-STACK_RADIUS = CROWDING.stack_radius * CELL
 COUNT_BADGE = geometry.scaled(CROWDING.badge(), CELL)
 """The count on a stack's top piece: (dx, dy, radius) from its centre."""
 YARD_RADIUS = 0.55 * CELL
@@ -145,87 +143,9 @@ def _place(colour: int, progress: int) -> tuple[int, int] | None:
     return None
 
 
-def _companions(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-                ) -> list[tuple[int, int]]:
-    return geometry.companions(_place, colour, piece_index, pieces)
-
-
-def stacking(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
-             on_top: Collection[PieceId] = ()) -> tuple[int, int]:
-    """(layer, stack): the piece's layer on its square (0 is drawn first) and, in a stack of
-    three or more with a count on its top piece (layer ``stack - 1``), how many, else 0."""
-    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
-    return layer, count if count > 2 else 0
-
-
-def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
-                on_top: Collection[PieceId] = ()) -> Point:
-    """Where a piece is drawn: alone in its square's centre; two side by side on the
-    square's diagonal; more in a fanned stack, ``on_top`` pieces uppermost
-    (:data:`CROWDING`)."""
-    x, y = square_point(colour, pieces[colour][piece_index], piece_index)
-    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
-    if count < 2:
-        return (x, y)
-    du, dv, _ = CROWDING.spot(layer, count)
-    return (x + du * CELL, y + dv * CELL)
-
-
-def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    progress = pieces[colour][piece_index]
-    if progress == YARD:
-        return YARD_RADIUS
-    if progress == HOME:
-        return HOME_RADIUS
-    count = len(_companions(colour, piece_index, pieces))
-    if count < 2:
-        return PIECE_RADIUS
-    return PAIR_RADIUS if count == 2 else STACK_RADIUS
-
-
-def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    """How far from a piece's centre a tap still reaches it, never over a piece of another
-    square: a pair's pieces touch, each has its own disc; a stack's overlap, and a tap on it
-    takes the top one, drawn last."""
-    progress = pieces[colour][piece_index]
-    if progress == YARD:
-        return YARD_HIT
-    if progress == HOME:
-        return HOME_RADIUS
-    count = len(_companions(colour, piece_index, pieces))
-    if count == 1:
-        return LONE_HIT
-    return piece_radius(colour, piece_index, pieces)
-
-
-def tap_area(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-             ) -> tuple[float, float, float]:
-    """(x, y, reach): the disc within which a tap that lands on no piece reaches this one
-    (when it may move and no other movable piece is nearer); pieces sharing a square share
-    one disc round the square's centre, of which the nearest takes a tap."""
-    progress = pieces[colour][piece_index]
-    if len(_companions(colour, piece_index, pieces)) > 1:
-        x, y = square_point(colour, progress)
-        return (x, y, CROWD_REACH)
-    x, y = piece_point(colour, piece_index, pieces)
-    return (x, y, TAP_REACH)
-
-
-def path_points(colour: int, start_progress: int, end_progress: int, piece_index: int = 0
-                ) -> list[Point]:
-    """Centres of every place a moving piece passes, square by square. Coming out of the
-    yard goes from its slot to the start square; a captured piece slides straight back."""
-    return geometry.walk(square_point, colour, start_progress, end_progress, piece_index,
-                         YARD, HOME)
-
-
 STEP_MS = 110
 """Time per square: a Ludo move is at most six squares, so each can be seen."""
 CAPTURE_MS = 360
-
-
-def step_ms(end: int) -> int:
-    return CAPTURE_MS if end == YARD else STEP_MS
 
 
 def safe_squares(house: Sequence[str] = ()) -> tuple[SafeSquare, ...]:
@@ -241,3 +161,25 @@ def quarter_turns(colour: int) -> int:
     """How many clockwise quarter turns of the drawing bring ``colour``'s yard and arm to
     the bottom (the arms follow one another clockwise on screen)."""
     return -colour % 4
+
+
+def _home_spot(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
+               ) -> tuple[Point, float]:
+    """A piece HOME keeps its own slot in its colour's triangle, at one size."""
+    return home_slots(colour)[piece_index], HOME_RADIUS
+
+
+PIECES = geometry.PieceDrawing(
+    square_point=square_point, place=_place, home_spot=_home_spot, start=YARD, home=HOME,
+    cell=CELL, crowding=CROWDING, lone_radius=PIECE_RADIUS, start_radius=YARD_RADIUS,
+    lone_hit=LONE_HIT, start_hit=YARD_HIT, crowd_reach=CROWD_REACH, step=STEP_MS,
+    capture=CAPTURE_MS)
+"""The pieces: alone, in pairs and in stacks on a square (any number may share one); in
+the yard and HOME each in its slot."""
+stacking = PIECES.stacking
+piece_point = PIECES.piece_point
+piece_radius = PIECES.piece_radius
+hit_radius = PIECES.hit_radius
+tap_area = PIECES.tap_area
+path_points = PIECES.path_points
+step_ms = PIECES.step_ms

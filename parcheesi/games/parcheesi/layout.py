@@ -14,11 +14,10 @@ which on screen (y down) is the map ``(u, v) -> (v, -u)``.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from ...core import geometry
-from ...core.geometry import Grid, PieceId, Point, Rect, SafeSquare
+from ...core.geometry import Grid, Point, Rect, SafeSquare
 from . import board
 from .board import COLOURS, LANE_LENGTH, entry_square, track_square, turn_off
 
@@ -52,13 +51,6 @@ CROWDING = geometry.Crowding(rim=RIM / CELL, stack_radius=0.28, spread=0.17,
 """Pieces sharing a cell (:class:`~parcheesi.core.geometry.Crowding`): two side by side
 on its diagonal, each 0.27 cells (64 % of a lone piece), more (which the rules never allow)
 as a stack of 0.29-cell pieces (69 %) with a count."""
-PAIR_RADIUS = CROWDING.pair_radius * CELL
-PAIR_OFFSET = PAIR_RADIUS * math.sqrt(0.5)
-"""Two pieces on one cell sit side by side on its diagonal, the longest line a cell has:
-each offset by ``PAIR_OFFSET`` along both axes from the centre, both wholly inside the cell
-with their rims (0.19 + 0.27 + rim < 0.5) and their discs touching (2 * 0.19 * sqrt 2 =
-2 * 0.27): only their white rims overlap."""
-STACK_RADIUS = CROWDING.stack_radius * CELL
 COUNT_BADGE = geometry.scaled(CROWDING.badge(), CELL)
 """The count on a stack's top piece: (dx, dy, radius) from its centre."""
 START_RADIUS = 0.50 * CELL
@@ -182,105 +174,10 @@ def _place(colour: int, progress: int) -> tuple[str, int, int] | None:
     return None
 
 
-def _companions(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-                ) -> list[tuple[int, int]]:
-    """All pieces (colour, index), sorted, on the same cell as the given piece, itself included."""
-    return geometry.companions(_place, colour, piece_index, pieces)
-
-
-def stacking(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
-             on_top: Collection[PieceId] = ()) -> tuple[int, int]:
-    """(layer, stack): the piece's layer on its cell (0 is drawn first) and, in a stack of
-    three or more with a count on its top piece (layer ``stack - 1``), how many, else 0."""
-    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
-    return layer, count if count > 2 else 0
-
-
-def piece_point(colour: int, piece_index: int, pieces: Sequence[Sequence[int]],
-                on_top: Collection[PieceId] = ()) -> Point:
-    """Where to draw one piece, given every piece's progress (the engine's ``pieces``).
-
-    A piece alone on a cell sits in its centre; two on one cell (a blockade, or two colours
-    on a safe square; on the track or in a lane) sit side by side on the cell's diagonal,
-    the lower (colour, index) towards the top-left; more make a fanned stack, ``on_top``
-    pieces uppermost (:data:`CROWDING`). Pieces HOME share their colour's triangle
-    (:func:`_home_spot`).
-    """
-    progress = pieces[colour][piece_index]
-    if progress == HOME:
-        return _home_spot(colour, piece_index, pieces)[0]
-    x, y = square_point(colour, progress, piece_index)
-    layer, count = geometry.crowd(_place, colour, piece_index, pieces, on_top)
-    if count < 2:
-        return (x, y)
-    dx, dy, _ = CROWDING.spot(layer, count)
-    return (x + dx * CELL, y + dy * CELL)
-
-
-def piece_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    """How large to draw one piece: smaller when it shares its cell, larger in START, in
-    HOME by how many are there."""
-    progress = pieces[colour][piece_index]
-    if progress == START:
-        return START_RADIUS
-    if progress == HOME:
-        return _home_spot(colour, piece_index, pieces)[1]
-    count = len(_companions(colour, piece_index, pieces))
-    if count < 2:
-        return PIECE_RADIUS
-    return PAIR_RADIUS if count == 2 else STACK_RADIUS
-
-
-def hit_radius(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]) -> float:
-    """How far from a piece's centre a tap lands on the piece itself: beyond the drawn piece
-    where there is room (phones), but never over a piece of another cell, so a tap on a
-    piece is its own. A pair's pieces touch, so each has its own disc; a stack's pieces
-    overlap, and a tap on it takes the top one, drawn last. (A tap further away may still
-    reach a piece: :func:`tap_area`.)"""
-    progress = pieces[colour][piece_index]
-    if progress == START:
-        return START_HIT
-    if progress == HOME or len(_companions(colour, piece_index, pieces)) > 1:
-        return piece_radius(colour, piece_index, pieces)
-    return LONE_HIT
-
-
-def tap_area(colour: int, piece_index: int, pieces: Sequence[Sequence[int]]
-             ) -> tuple[float, float, float]:
-    """(x, y, reach): the disc within which a tap that lands on no piece reaches this one,
-    when it may move and no other movable piece whose disc holds the tap is nearer. A lone
-    piece's disc is centred on it; the pieces sharing a cell share one larger disc round
-    the cell's centre, which the nearer of them takes (each has the half on its side)."""
-    progress = pieces[colour][piece_index]
-    if len(_companions(colour, piece_index, pieces)) > 1:
-        x, y = square_point(colour, progress)
-        return (x, y, PAIR_REACH)
-    x, y = piece_point(colour, piece_index, pieces)
-    return (x, y, TAP_REACH)
-
-
-def path_points(
-    colour: int, start_progress: int, end_progress: int, piece_index: int = 0
-) -> list[Point]:
-    """Centres of every place a moving piece passes, square by square, for animation.
-
-    The first point is where the piece starts, the last where it lands. Entering goes from
-    its START slot to the entry square; a piece sent back to START (``end_progress`` -1)
-    goes straight from its square to its START slot, since captured pieces do not walk.
-    """
-    return geometry.walk(square_point, colour, start_progress, end_progress, piece_index,
-                         START, HOME)
-
-
 STEP_MS = 75
 """Time per square of a walking piece."""
 CAPTURE_MS = 320
 """A captured piece slides home in one long step; give it time to be seen."""
-
-
-def step_ms(end: int) -> int:
-    """The time of one step of a move that ends at ``end`` (a capture's slide is slower)."""
-    return CAPTURE_MS if end == START else STEP_MS
 
 
 def safe_squares(house: Sequence[str] = ()) -> tuple[SafeSquare, ...]:
@@ -305,3 +202,19 @@ def quarter_turns(colour: int) -> int:
     """How many clockwise quarter turns of the drawing bring ``colour``'s arm to the bottom
     (the arms follow one another counterclockwise on screen)."""
     return colour % 4
+
+
+PIECES = geometry.PieceDrawing(
+    square_point=square_point, place=_place, home_spot=_home_spot, start=START, home=HOME,
+    cell=CELL, crowding=CROWDING, lone_radius=PIECE_RADIUS, start_radius=START_RADIUS,
+    lone_hit=LONE_HIT, start_hit=START_HIT, crowd_reach=PAIR_REACH, step=STEP_MS,
+    capture=CAPTURE_MS)
+"""The pieces: alone, in pairs (a blockade, two colours on a safe square) and in stacks;
+in START each in its slot; HOME sharing their colour's triangle (:func:`_home_spot`)."""
+stacking = PIECES.stacking
+piece_point = PIECES.piece_point
+piece_radius = PIECES.piece_radius
+hit_radius = PIECES.hit_radius
+tap_area = PIECES.tap_area
+path_points = PIECES.path_points
+step_ms = PIECES.step_ms
