@@ -156,10 +156,12 @@ def shows(screen: Screen, testid: str) -> None:
     until(screen, lambda: shown(screen, testid), f"data-testid={testid} to show")
 
 
-def test_the_home_setup_and_rules_pages(screen: Screen) -> None:
+def test_the_home_setup_rules_and_not_found_pages(screen: Screen) -> None:
     audit = Audit(screen)
+    screen.allowed_js_errors.append("/no-such-page - Failed to load resource: the server "
+                                    "responded with a status of 404")  # as it must
     for page, testid in (("/", "new-game"), ("/new", "start-game"), ("/rules", "rules"),
-                         ("/rules/ludo", "rules")):
+                         ("/rules/ludo", "rules"), ("/no-such-page", "trouble")):
         screen.open(page)
         shows(screen, testid)
         audit.look(page)
