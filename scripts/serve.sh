@@ -7,7 +7,12 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet -e .
+# Installed again only when pyproject.toml changed (an editable install follows the code):
+# a start takes no pip time and shows no packaging warnings.
+if [ ! -f .venv/.serve-installed ] || [ pyproject.toml -nt .venv/.serve-installed ]; then
+    .venv/bin/python -m pip install --quiet -e .
+    touch .venv/.serve-installed
+fi
 # Per-browser settings go with the rest of the runtime data, as in the unit and the image.
 export NICEGUI_STORAGE_PATH="${NICEGUI_STORAGE_PATH:-${PARCHEESI_DATA_DIR:-$PWD/data}/nicegui}"
 # The database, the storage secret and the per-browser storage are the server user's alone
