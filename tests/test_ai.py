@@ -288,10 +288,16 @@ def test_simulate_command_json_contract_and_reproducibility():
     assert first["wins"] == second["wins"] and first["mean_rolls"] == second["mean_rolls"]
 
 
-def test_simulate_command_rejects_unknown_players():
-    result = _run(["simulate", "--players", "hard,wizard", "--games", "2"], "")
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--players", "hard,wizard"], "unknown player 'wizard'"),
+    (["--players", "hard"], "a game needs 2 to 4 players"),
+    (["--players", "hard,easy", "--games", "0"], "--games must be at least 1"),
+    (["--players", "hard,easy", "--workers", "0"], "--workers must be at least 1"),
+])
+def test_simulate_command_refuses_what_cannot_be_played(args: list[str], reason: str):
+    result = _run(["simulate", "--games", "2", *args], "")
     assert result.returncode == 2
-    assert "wizard" in result.stderr
+    assert reason in result.stderr and result.stdout == ""
 
 
 def test_decisions_depend_on_the_position_only_not_on_earlier_lookups():

@@ -86,7 +86,7 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1,
     """Play ``games`` games of ``kind`` (with the house rules ``house``) and summarise
     wins, draws, length, speed and decision times."""
     rules = rules_for(kind)
-    _check(rules, players, games)
+    _check(rules, players, games, workers)
     rules.new_state(rules.colour_sets(len(players))[0], house)  # ValueError: unknown rule
     started = time.perf_counter()
     results = _play_all(players, games, seed, workers, kind, house)
@@ -112,7 +112,7 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1,
     }
 
 
-def _check(rules: AnyRules, players: list[str], games: int) -> None:
+def _check(rules: AnyRules, players: list[str], games: int, workers: int) -> None:
     for name in players:
         if name not in rules.levels:
             raise ValueError(f"unknown player {name!r} (use {', '.join(rules.levels)})")
@@ -120,6 +120,8 @@ def _check(rules: AnyRules, players: list[str], games: int) -> None:
         raise ValueError("a game needs 2 to 4 players")
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
 
 
 def _play_all(players: list[str], games: int, seed: int, workers: int, kind: str,
