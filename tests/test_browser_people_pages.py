@@ -137,6 +137,17 @@ def test_the_people_pages_fit_a_phone(screen: Screen) -> None:
             assert box["x"] + box["width"] <= 320, link
         header = driver.find_element(By.CSS_SELECTOR, ".app-header").rect
         assert header["height"] < 70  # one line
+        # A name too long for its column ends in an ellipsis (text-overflow does nothing in
+        # a flex box: the name was cut mid-letter), on one line of the 44 px target.
+        cut = driver.execute_script("""
+            return [...document.querySelectorAll('.lb-name')]
+              .filter(name => name.scrollWidth > name.clientWidth)
+              .map(name => [name.textContent, getComputedStyle(name).display,
+                            getComputedStyle(name).textOverflow,
+                            name.getBoundingClientRect().height]);""")
+        assert any(name == "Maximiliana Rosenberg" for name, *_ in cut), cut
+        for name, display, overflow, height in cut:
+            assert "flex" not in display and overflow == "ellipsis" and height >= 44, name
         driver.save_screenshot(str(SHOTS / "people-320.png"))
     finally:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
