@@ -13,6 +13,7 @@ status is 1 if there is any (or a file cannot be parsed), else 0.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -44,7 +45,12 @@ def functions(path: Path) -> list[Function]:
 
 
 def main(argv: list[str]) -> int:
-    files = python_files(argv or list(DEFAULT_PATHS))
+    parser = argparse.ArgumentParser(prog="complexity", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="*", default=list(DEFAULT_PATHS), metavar="PATH",
+                        help="files or directories to check (default: app.py parcheesi "
+                             "components)")
+    files = python_files(parser.parse_args(argv).paths)
     failed = False
     highest: tuple[int, str] = (0, "")
     count = 0

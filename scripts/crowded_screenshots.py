@@ -17,6 +17,7 @@ Chromium.
 
 from __future__ import annotations
 
+import argparse
 import socket
 import subprocess
 import sys
@@ -117,9 +118,8 @@ def main() -> None:
     import chromium  # benchmarks/chromium.py
     from serving import free_port, stop_server  # benchmarks/serving.py
 
-    out = Path(sys.argv[sys.argv.index("--out") + 1]) if "--out" in sys.argv else OUT
-    scale = float(sys.argv[sys.argv.index("--scale") + 1]) if "--scale" in sys.argv else 1.0
-    scheme = sys.argv[sys.argv.index("--scheme") + 1] if "--scheme" in sys.argv else "light"
+    args = options()
+    out, scale, scheme = args.out, args.scale, args.scheme
     out.mkdir(parents=True, exist_ok=True)
     port = free_port()
     log = Path(tempfile.gettempdir()) / f"crowded-screenshots-{port}.log"
@@ -145,8 +145,22 @@ def main() -> None:
         print(f"server log: {log}")
 
 
+def options() -> argparse.Namespace:
+    """The command line (``--help`` says what this script makes, and makes nothing)."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=OUT,
+                        help="the directory to write to (default: docs/screenshots)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="the device pixel ratio (default: 1)")
+    parser.add_argument("--scheme", choices=("light", "dark"), default="light",
+                        help="the colour scheme (default: light)")
+    parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
 if __name__ in {"__main__", "__mp_main__"}:
     if "--serve" in sys.argv:
-        serve(int(sys.argv[sys.argv.index("--serve") + 1]))
+        serve(options().serve)
     else:
         main()

@@ -10,6 +10,7 @@ beside the SVG. The PNGs are committed; run this again only when the art changes
 
 from __future__ import annotations
 
+import argparse
 import base64
 import sys
 from pathlib import Path
@@ -38,6 +39,8 @@ def page(svg: str, size: int, scale: float) -> str:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__,  # --help says what is made, and makes nothing
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     svg = (ICONS / "icon.svg").read_text()
     driver = chromium.start(chromium.chromium_options())
     try:

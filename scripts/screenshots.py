@@ -17,6 +17,7 @@ Starts its own server (pace 0.2, a fresh data directory) and Debian's headless C
 
 from __future__ import annotations
 
+import argparse
 import socket
 import subprocess
 import sys
@@ -32,10 +33,28 @@ from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from serving import free_port, stop_server  # noqa: E402
 
+from parcheesi.core.registry import DEFAULT_GAME, games  # noqa: E402
+
 OUT = ROOT / "docs" / "screenshots"
 MAX_PRESSES = 600
-GAME = sys.argv[sys.argv.index("--game") + 1] if "--game" in sys.argv else "parcheesi"
-PREFIX = "" if GAME == "parcheesi" else f"{GAME}-"
+
+
+def options() -> argparse.Namespace:
+    """The command line (``--help`` says what this script makes, and makes nothing)."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=sorted(games()), default=DEFAULT_GAME,
+                        help=f"the game played (default: {DEFAULT_GAME})")
+    scene = parser.add_mutually_exclusive_group()
+    scene.add_argument("--tv", action="store_true", help="an online room and its TV view")
+    scene.add_argument("--hand-over", action="store_true",
+                       help="two people sharing the phone, and the hand-over screen")
+    return parser.parse_args()
+
+
+OPTIONS = options()
+GAME = OPTIONS.game
+PREFIX = "" if GAME == DEFAULT_GAME else f"{GAME}-"
 
 
 def testid(driver, name: str):
@@ -66,7 +85,7 @@ def shoot(driver, name: str) -> None:
 def play(driver, base: str) -> None:
     driver.get(f"{base}/new")
     time.sleep(1.5)
-    if GAME != "parcheesi":
+    if GAME != DEFAULT_GAME:
         driver.find_element(By.XPATH, f"//*[normalize-space()='{GAME.title()}']").click()
         time.sleep(0.5)
     driver.find_element(By.XPATH, "//*[normalize-space()='2 players']").click()
@@ -184,7 +203,7 @@ def main() -> None:
     driver = chromium.start(chromium.chromium_options())
     try:
         wait_for(port)
-        scene = tv if "--tv" in sys.argv else hand_over if "--hand-over" in sys.argv else play
+        scene = tv if OPTIONS.tv else hand_over if OPTIONS.hand_over else play
         scene(driver, f"http://127.0.0.1:{port}")
     except WebDriverException as error:
         sys.exit(f"screenshots: the browser failed: {error.msg}")
