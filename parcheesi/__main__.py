@@ -373,8 +373,9 @@ def main(argv: list[str] | None = None) -> int:
     train = commands.add_parser("train", help="train the learned evaluation by self-play "
                                 "(stops and goes on from its checkpoint)")
     learning = sorted(kind for kind, rules in games().items() if rules.learner is not None)
-    train.add_argument("--game", choices=learning, default=learning[0],
-                       help=f"the game to train (default: {learning[0]})")
+    first = DEFAULT_GAME if DEFAULT_GAME in learning else learning[0]
+    train.add_argument("--game", choices=learning, default=first,
+                       help=f"the game to train (default: {first})")
     train.add_argument("--dir", help="where the checkpoint is kept "
                        "(default: data/training/GAME)")
     train.add_argument("--iterations", type=int, default=TRAIN_ITERATIONS,

@@ -516,3 +516,17 @@ def test_every_option_says_what_it_is_for(command: str,
         option = re.fullmatch(r"  (-\S+(?: \S+)?(?:, -\S+)?)(\s{2,}\S.*)?", here)
         if option and not option.group(2):
             assert after.startswith(" " * 6), f"{command}: {option.group(1)} has no help"
+
+
+def test_train_trains_the_default_game_unless_told(capsys: pytest.CaptureFixture[str]) -> None:
+    """``train`` without ``--game`` trains the server's default game, as
+    docs/contracts.md says (it took the first learnable game by name: Ludo)."""
+    from parcheesi.__main__ import main
+    from parcheesi.core.registry import DEFAULT_GAME
+
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert f"the game to train (default: {DEFAULT_GAME})" in " ".join(
+        capsys.readouterr().out.split())
+    contracts = (Path(__file__).resolve().parent.parent / "docs" / "contracts.md").read_text()
+    assert f"(`{DEFAULT_GAME}` by default" in contracts
