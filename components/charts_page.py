@@ -1,6 +1,7 @@
 """The post-game charts of one game (``/games/<id>/charts``): the race, the luck of the
 dice and (a game with a learned evaluation) the chances to win, drawn with NiceGUI's
-ECharts (``ui.echart``, whose library only this page loads).
+ECharts (``ui.echart``, whose library only this page and a person's page load; never the
+table).
 
 The data comes from :mod:`parcheesi.server.charts` (the game's record, replayed); this module
 only turns it into chart options, in the board's colours (the game's look), and into the words

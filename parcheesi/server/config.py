@@ -71,7 +71,7 @@ FLAGS: tuple[tuple[str, str, str | None, str], ...] = (
      "network of this machine, so phones on the home Wi-Fi can join"),
     ("--port", "PARCHEESI_PORT", "8080", "the port to serve on"),
     ("--database-url", "PARCHEESI_DATABASE_URL", None, "where games are kept: a "
-     "sqlite:///FILE or postgresql+psycopg://USER@HOST/DB URL (default: the SQLite "
+     "sqlite+aiosqlite:///FILE or postgresql+psycopg://USER@HOST/DB URL (default: the SQLite "
      "file parcheesi.sqlite3 in the data directory)"),
     ("--storage-secret", "PARCHEESI_STORAGE_SECRET", None, "signs the browsers' cookies "
      "(default: one made the first time and kept in the data directory)"),

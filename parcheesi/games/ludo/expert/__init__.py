@@ -5,8 +5,8 @@ The network, its training and Expert's search are every game's (:mod:`parcheesi.
 this package holds what is Ludo's own: how a position is read (:mod:`.encoding`), how a
 self-play game is played between rolls and at which tables, and the shipped weights
 (``weights.npz`` for Expert's search, ``chances.npz`` for the win chances, each with a
-``.json`` note telling how it was trained; ``python -m parcheesi train --game ludo``
-reproduces them).
+``.json`` note telling how it was trained: ``python -m parcheesi train --game ludo`` with
+the options that note names reproduces them).
 """
 
 from __future__ import annotations
