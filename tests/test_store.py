@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +20,7 @@ from parcheesi.core.actions import Roll
 from parcheesi.core.state import IllegalAction
 from parcheesi.games.parcheesi.turns import legal_actions
 from parcheesi.server import store as store_module
-from parcheesi.server.backup import backup, restore
+from parcheesi.server.backup import BackupError, backup, restore
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, LiveGame, Seat
 from parcheesi.server.migrate import current_revision, sync_url, upgrade
 from parcheesi.server.people import People
@@ -452,6 +454,45 @@ def test_backup_command_writes_a_file_and_reports_bad_urls(tmp_path):
                              capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert missing.returncode == 2
     assert "no database file" in missing.stderr
+
+
+def test_backup_and_restore_refuse_what_would_lose_or_hang(tmp_path):
+    """A backup named as the database itself (which waited forever on its own lock), a
+    directory, a file that is not a database; a restore from anything but a whole backup of
+    this server's database: each a clear BackupError, and the database and an earlier
+    backup unchanged."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'live.sqlite3'}"
+    upgrade(url)
+    database = tmp_path / "live.sqlite3"
+    kept = database.read_bytes()
+    earlier = backup(url, tmp_path / "earlier.sqlite3").read_bytes()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    refusals = [
+        (lambda: backup(url, database), "is the database itself"),
+        (lambda: backup(url, tmp_path), "is a directory"),
+        (lambda: backup(url, notes), "is a file that is not a backup"),
+        (lambda: restore(url, notes), "not an SQLite backup"),
+        (lambda: restore(url, tmp_path), "is not a file"),
+        (lambda: restore(url, database), "is the database itself"),
+        (lambda: backup(url, fifo), "is not a regular file"),  # as /dev/null would be
+    ]
+    plain = tmp_path / "other.sqlite3"
+    with contextlib.closing(sqlite3.connect(plain)) as other, other:
+        other.execute("CREATE TABLE notes (line TEXT)")
+    refusals.append((lambda: restore(url, plain), "not a backup of this server's database"))
+    for attempt, reason in refusals:
+        with pytest.raises(BackupError, match=reason):
+            attempt()
+    assert database.read_bytes() == kept
+    assert notes.read_text() == "not a database"
+    assert (tmp_path / "earlier.sqlite3").read_bytes() == earlier
+    assert not list(tmp_path.glob(".*"))  # no partial file left behind
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    restore(url, tmp_path / "earlier.sqlite3")  # a real backup is put back
+    assert current_revision(url) == HEAD_REVISION
 
 
 def test_commands_that_do_not_serve_create_no_storage_secret(tmp_path):
