@@ -183,9 +183,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def _database_url(args: argparse.Namespace) -> str:
-    from .server.config import data_directory, database_setting
+    """The database the command works on; a URL that cannot be one ends the command with
+    its one line and status 2."""
+    from .server.config import ConfigError, data_directory, database_setting
 
-    return database_setting(args.database_url, os.environ, data_directory(os.environ))
+    try:
+        return database_setting(args.database_url, os.environ, data_directory(os.environ))
+    except ConfigError as error:
+        raise SystemExit(_fail(str(error))) from None
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:

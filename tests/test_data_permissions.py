@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from parcheesi.server.config import keep_private, parse
+from parcheesi.server.config import ConfigError, keep_private, parse
 from parcheesi.server.migrate import upgrade
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,6 +102,24 @@ def test_a_database_and_storage_outside_the_data_directory_are_closed_too(
     assert mode(database) == mode(Path(f"{database}-wal")) == 0o600
     assert mode(storage) == 0o700 and mode(storage / "storage-user-2.json") == 0o600
     assert mode(elsewhere) == 0o755  # the database's directory is not the server's to judge
+
+
+@pytest.mark.parametrize("naming", ["sqlite:///{folder}", "sqlite+aiosqlite:///{folder}",
+                                    "sqlite+aiosqlite:///", "sqlite+aiosqlite://"])
+def test_a_database_url_that_names_no_file_is_refused_and_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, naming: str) -> None:
+    """A URL that is refused, or names a directory (or the current one), or memory: one
+    clear error, and no permission changed anywhere (the URL's path was closed to others
+    before the URL was checked: ``sqlite:////etc`` would have closed /etc)."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o755)
+    monkeypatch.chdir(folder)
+    with pytest.raises(ConfigError, match=r"must start with|must name a file"):
+        parse([], environ={"PARCHEESI_DATA_DIR": str(tmp_path / "data"),
+                           "PARCHEESI_DATABASE_URL": naming.format(folder=folder)},
+              root=tmp_path)
+    assert mode(folder) == 0o755
 
 
 def test_a_file_the_server_may_not_change_is_skipped_quietly(

@@ -160,12 +160,24 @@ def database_setting(database_url: str | None, environ: dict[str, str] | os._Env
     the (private) data directory. Commands that do not serve read only this, so they create
     no storage secret."""
     url = database_url or environ.get("PARCHEESI_DATABASE_URL")
+    if url:
+        _check_url(url)  # before anything is made private: a refused URL changes nothing
     keep_private(data_dir, url, environ.get("NICEGUI_STORAGE_PATH"))
-    url = url or default_url(data_dir)
+    return url or default_url(data_dir)
+
+
+def _check_url(url: str) -> None:
+    """A database URL this server can use; an SQLite one names a file, never a directory
+    (whose permissions :func:`keep_private` would otherwise close) or memory (gone at
+    exit)."""
     if not url.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
         raise ConfigError("the database URL must start with sqlite+aiosqlite:// or "
                           "postgresql+psycopg://")
-    return url
+    if url.startswith("sqlite"):
+        path = sqlite_path(url)
+        if path is None or path.name == "" or (path.exists() and not path.is_file()):
+            raise ConfigError(f"the database URL must name a file: {url!r} does not "
+                              "(sqlite+aiosqlite:////absolute/path/parcheesi.sqlite3)")
 
 
 def data_directory(environ: dict[str, str] | os._Environ[str],
