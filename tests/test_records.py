@@ -195,11 +195,25 @@ def test_verify_and_replay_run_as_commands(records, tmp_path) -> None:
     ('{"format": "parcheesi-record", "version": 1, "game": "go"}', "unknown game"),
     ('{"format": "parcheesi-record", "version": 1, "game": "ludo", "extra": 1}',
      "unknown field"),
-    ('{"format": "parcheesi-record", "version": 1, "game": "ludo"}', "not a valid record"),
+    ('{"format": "parcheesi-record", "version": 1, "game": "ludo"}',
+     "not a valid record: 'seats' is missing"),
+    ('{"format": "parcheesi-record", "version": true}', "record version true"),
+    ('{"format": "parcheesi-record", "version": 1.0}', "record version 1.0"),
+    ('{"format": "parcheesi-record", "format": "parcheesi-record"}', "more than once"),
+    ('{"format": "parcheesi-record", "version": NaN}', "NaN is not a number"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # RecursionError before
+    ('{"format": "parcheesi-record", "result": ' + "[" * 50_000 + "]" * 50_000 + "}",
+     "nested too deeply"),
 ])
 def test_a_malformed_record_gets_a_clear_reason(text: str, reason: str) -> None:
     with pytest.raises(RecordError, match=reason):
         parse_record(text)
+
+
+def test_a_record_is_utf8() -> None:
+    """JSON is UTF-8: a record in UTF-16 (which Python's own reader would take) is refused."""
+    with pytest.raises(RecordError, match="a record is UTF-8 text"):
+        parse_record('{"format": "parcheesi-record"}'.encode("utf-16"))
 
 
 def test_bad_fields_are_named(records) -> None:

@@ -45,8 +45,15 @@ def decode_request(data: bytes) -> str:
 
 def parse_json(text: str) -> Any:
     """Untrusted JSON text within the request bounds; every failure is a NotationError."""
-    if len(text) > MAX_REQUEST_LENGTH:
-        raise NotationError(f"the request is longer than {MAX_REQUEST_LENGTH} characters")
+    return parse_untrusted(text, MAX_REQUEST_LENGTH, "the request")
+
+
+def parse_untrusted(text: str, limit: int, what: str) -> Any:
+    """Untrusted JSON text of at most ``limit`` characters (``what`` it is, for the reason):
+    nested at most :data:`MAX_DEPTH` deep, no key twice, no number too long or infinite;
+    every failure is a NotationError."""
+    if len(text) > limit:
+        raise NotationError(f"{what} is longer than {limit} characters")
     if not text.strip():
         raise NotationError("not JSON: the input is empty")
     _check_depth(text)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.notation import NotationError, brief
+from ..core.notation import NotationError, brief, parse_untrusted
 from ..core.registry import AnyRules, plays, rules_for
 from ..core.state import IllegalAction
 from . import fairness
@@ -127,9 +127,13 @@ def parse_record(text: str | bytes) -> Record:
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 1_000_000} MB")
     try:
-        raw = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise RecordError(f"not JSON: {error}") from None
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")  # JSON is UTF-8 (RFC 8259)
+        raw = parse_untrusted(text, MAX_RECORD_BYTES, "a record")
+    except UnicodeDecodeError:
+        raise RecordError("not JSON: a record is UTF-8 text") from None
+    except NotationError as error:
+        raise RecordError(str(error)) from None
     return read_record(raw)
 
 
@@ -139,7 +143,8 @@ def read_record(raw: Any) -> Record:
         raise RecordError("a record is a JSON object")
     if raw.get("format") != FORMAT:
         raise RecordError(f"not a game record (format must be {FORMAT!r})")
-    if raw.get("version") != VERSION:
+    version = raw.get("version")
+    if type(version) is not int or version != VERSION:  # not true, not 1.0
         raise RecordError(f"record version {brief(json.dumps(raw.get('version')))} is not "
                           f"one this server reads ({VERSION})")
     unknown = sorted(set(raw) - _KEYS)
@@ -155,8 +160,14 @@ def read_record(raw: Any) -> Record:
         raise
     except NotationError as error:
         raise RecordError(str(error)) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise RecordError(f"not a valid record: {brief(repr(error))}") from None
+    except KeyError as error:
+        raise RecordError(f"not a valid record: {brief(repr(error.args[0]))} is missing") \
+            from None
+    except (TypeError, AttributeError):
+        raise RecordError("not a valid record: a field holds the wrong kind of value") \
+            from None
+    except ValueError as error:
+        raise RecordError(f"not a valid record: {str(error).splitlines()[0]}") from None
 
 
 def _read_fields(rules: AnyRules, raw: dict[str, Any]) -> Record:
