@@ -132,7 +132,7 @@ def register(server: Server) -> None:
     def game_rules(kind: str) -> None:
         rules_page(server, kind)
 
-    @app.get("/health")
+    @app.api_route("/health", methods=["GET", "HEAD"])  # monitors often ask with HEAD
     async def health_check(request: Request) -> JSONResponse:
         return await health(server, request)
 

@@ -104,6 +104,10 @@ async def test_health_endpoint_reports_the_database(user: User):
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok" and body["database"] == "ok"
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                 base_url="http://test") as client:
+        asked = await client.head("/health")  # an uptime monitor's way (405 before)
+    assert asked.status_code == 200
 
 
 def test_forwarded_headers_are_believed_only_from_the_proxies_named(tmp_path):
