@@ -13,7 +13,7 @@ from nicegui import ui
 from parcheesi.core.registry import AnyRules, games, rules_for
 from parcheesi.server.clocks import TURN_CLOCKS
 from parcheesi.server.people import Person
-from parcheesi.server.tournament import FORMATS, Settings, TournamentError
+from parcheesi.server.tournament import FORMATS, MOST_ROUNDS, Settings, TournamentError
 from parcheesi.server.tournaments import Request, Tournaments
 
 FORMAT_WORDS = {"knockout": "Knockout", "swiss": "Swiss rounds", "robin": "Round robin"}
@@ -31,8 +31,6 @@ COMPUTERS_LIMIT = 32
 FIELD = "flex: 1 1 7.5rem; min-width: 7.5rem"
 """A small field of the form: side by side where they fit, one under another on a narrow
 phone, never so narrow that its label is cut."""
-ROUNDS_LIMIT = 12
-"""Swiss rounds (round robin games) the form offers at most."""
 
 
 class TournamentForm:
@@ -140,7 +138,7 @@ class TournamentForm:
                               on_change=lambda e: setattr(self, "filler", e.value)).props(
                         'data-testid=tournament-filler').style(FIELD)
                 else:
-                    ui.select(list(range(1, ROUNDS_LIMIT + 1)), value=self.rounds,
+                    ui.select(list(range(1, MOST_ROUNDS + 1)), value=self.rounds,
                               label="Rounds" if self.format == "swiss" else "Games",
                               on_change=lambda e: setattr(self, "rounds", e.value)).props(
                         'data-testid=tournament-rounds').style(FIELD)

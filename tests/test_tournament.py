@@ -380,7 +380,8 @@ def test_record_refuses_what_is_not_the_tables_result() -> None:
     (dict(format="swiss", table_size=5), 4, "seats 2 to 4"),
     (dict(format="knockout", advance=4), 8, "1 to 3"),
     (dict(format="knockout", table_size=3, advance=0), 8, "1 to 2"),
-    (dict(format="swiss", rounds=0), 4, "at least 1 round"),
+    (dict(format="swiss", rounds=0), 4, "1 to 12 rounds"),
+    (dict(format="robin", rounds=10 ** 20), 4, "1 to 12 rounds"),  # played on for ever
     (dict(format="knockout"), 3, "at least 4 entrants"),
     (dict(format="swiss"), 1, "at least 2 entrants"),
     (dict(format="swiss", table_size=2), 5, "even number"),

@@ -15,8 +15,17 @@ round robin), :mod:`.play` (an all-computer tournament for the command line).
 """
 
 from .formats import champion, create, next_round, over, record, standings
-from .model import FORMATS, Entrant, Round, Settings, Table, Tournament, TournamentError
+from .model import (
+    FORMATS,
+    MOST_ROUNDS,
+    Entrant,
+    Round,
+    Settings,
+    Table,
+    Tournament,
+    TournamentError,
+)
 
-__all__ = ["FORMATS", "Entrant", "Round", "Settings", "Table", "Tournament",
+__all__ = ["FORMATS", "MOST_ROUNDS", "Entrant", "Round", "Settings", "Table", "Tournament",
            "TournamentError", "champion", "create", "next_round", "over", "record",
            "standings"]

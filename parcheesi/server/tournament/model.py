@@ -22,6 +22,8 @@ FORMATS = ("knockout", "swiss", "robin")
 """The tournament formats, as stored and as the command line names them."""
 SMALLEST_TABLE = 2
 LARGEST_TABLE = 4
+MOST_ROUNDS = 12
+"""Swiss rounds (round robin games) a tournament has at most: a long evening's worth."""
 """Players a table may seat (the games play two to four)."""
 
 
@@ -74,8 +76,9 @@ class Settings:
             raise TournamentError(f"the players going through from each table must be "
                                   f"1 to {self.table_size - 1} at tables of "
                                   f"{self.table_size}, not {self.advance!r}")
-        if not _is_int(self.rounds) or self.rounds < 1:
-            raise TournamentError(f"a tournament needs at least 1 round, not {self.rounds!r}")
+        if not _is_int(self.rounds) or not 1 <= self.rounds <= MOST_ROUNDS:
+            raise TournamentError(f"a tournament has 1 to {MOST_ROUNDS} rounds, "
+                                  f"not {self.rounds!r}")
         if self.filler is not None and (not isinstance(self.filler, str) or not self.filler):
             raise TournamentError("the filler level must be a level's name")
 
