@@ -31,6 +31,7 @@ request's bound (``MAX_REQUEST_LENGTH``) is ever held for one request.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -433,5 +434,22 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def run() -> int:
+    """:func:`main`, where the output cannot be written: a reader gone (``choose --lines |
+    head -1``) ends the command quietly, a full disk in one line, never a traceback."""
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Python flushes standard output again at exit: point it at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as error:
+        if error.errno != errno.ENOSPC:
+            raise
+        return _fail(f"cannot write the answer: {error.strerror}")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -291,8 +291,10 @@ def test_simulate_command_json_contract_and_reproducibility():
 @pytest.mark.parametrize(("args", "reason"), [
     (["--players", "hard,wizard"], "unknown player 'wizard'"),
     (["--players", "hard"], "a game needs 2 to 4 players"),
-    (["--players", "hard,easy", "--games", "0"], "--games must be at least 1"),
-    (["--players", "hard,easy", "--workers", "0"], "--workers must be at least 1"),
+    (["--players", "hard,easy", "--games", "0"], "--games must be 1 to 1000000"),
+    (["--players", "hard,easy", "--games", "9" * 30], "--games must be 1 to 1000000"),
+    (["--players", "hard,easy", "--workers", "0"], "--workers must be 1 to 64"),
+    (["--players", "hard,easy", "--workers", "99999999999"], "--workers must be 1 to 64"),
 ])
 def test_simulate_command_refuses_what_cannot_be_played(args: list[str], reason: str):
     result = _run(["simulate", "--games", "2", *args], "")

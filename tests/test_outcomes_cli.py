@@ -3,11 +3,13 @@ JSON (contract)"). Expected outcomes are worked out by hand from docs/rules/parc
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -530,3 +532,37 @@ def test_train_trains_the_default_game_unless_told(capsys: pytest.CaptureFixture
         capsys.readouterr().out.split())
     contracts = (Path(__file__).resolve().parent.parent / "docs" / "contracts.md").read_text()
     assert f"(`{DEFAULT_GAME}` by default" in contracts
+
+
+def feed(stdin: Any, data: bytes) -> None:
+    """Write ``data`` to a command's input and close it; a command that stopped reading
+    leaves the rest unwritten."""
+    with contextlib.suppress(BrokenPipeError), stdin:
+        stdin.write(data)
+
+
+def test_a_reader_that_goes_away_ends_the_answers_quietly() -> None:
+    """``choose --lines ... | head -1``: the rest of the answers have nowhere to go; the
+    command stops without a traceback (a BrokenPipeError before)."""
+    lines = (json.dumps(EXAMPLE) + "\n") * 3000
+    command = subprocess.Popen([sys.executable, "-m", "parcheesi", "choose", "--lines"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=ROOT)
+    assert command.stdin is not None and command.stdout is not None
+    feeding = threading.Thread(target=feed, args=(command.stdin, lines.encode()))
+    feeding.start()  # the answers come while the lines still go in
+    assert json.loads(command.stdout.readline())  # the first answer, then the reader goes
+    command.stdout.close()
+    feeding.join(timeout=60)
+    assert command.wait(timeout=60) == 1
+    assert command.stderr is not None and command.stderr.read() == b""
+
+
+def test_an_answer_that_cannot_be_written_is_one_line() -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "parcheesi", "outcomes"],
+                              input=json.dumps(EXAMPLE).encode(), stdout=full,
+                              stderr=subprocess.PIPE, cwd=ROOT, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == ("error: cannot write the answer: No space left "
+                                            "on device")

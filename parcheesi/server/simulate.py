@@ -112,21 +112,30 @@ def simulate(players: list[str], games: int, seed: int, workers: int = 1,
     }
 
 
+MOST_GAMES = 1_000_000
+"""Games one run plays at most (hours of a machine's time; every game's result is kept
+until the summary)."""
+MOST_WORKERS = 64
+"""Processes one run starts at most (each is a whole Python; more than the cores is no
+faster)."""
+
+
 def _check(rules: AnyRules, players: list[str], games: int, workers: int) -> None:
     for name in players:
         if name not in rules.levels:
             raise ValueError(f"unknown player {name!r} (use {', '.join(rules.levels)})")
     if not 2 <= len(players) <= 4:
         raise ValueError("a game needs 2 to 4 players")
-    if games < 1:
-        raise ValueError("--games must be at least 1")
-    if workers < 1:
-        raise ValueError("--workers must be at least 1")
+    if not 1 <= games <= MOST_GAMES:
+        raise ValueError(f"--games must be 1 to {MOST_GAMES}")
+    if not 1 <= workers <= MOST_WORKERS:
+        raise ValueError(f"--workers must be 1 to {MOST_WORKERS}")
 
 
 def _play_all(players: list[str], games: int, seed: int, workers: int, kind: str,
               house: tuple[str, ...]) -> list[GameResult]:
     """Every game's result, in ``workers`` processes (the results do not depend on them)."""
+    workers = min(workers, games)  # a process with no game to play is not started
     if workers <= 1:
         return _play_chunk((players, seed, list(range(games)), kind, house))
     chunks = [(players, seed, list(range(w, games, workers)), kind, house)
