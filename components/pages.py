@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from nicegui import Client, app, background_tasks, ui
 from nicegui.elements.mixins.text_element import TextElement
 
+from parcheesi.core.notation import brief
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
 from parcheesi.server import fairness
 from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError, next_opening
@@ -199,10 +200,11 @@ def answer_trouble(server: Server) -> None:
             answer = files_not_found(request, exception)
             return await answer if inspect.isawaitable(answer) else answer
         with Client(ui.page(""), request=request) as client:
-            trouble_page(server, "Page not found", NO_PAGE)
+            trouble_page(server, "Page not found", NO_PAGE, 404)
         return client.build_response(request, 404)
 
-    app.on_page_exception(lambda: trouble_page(server, "Something went wrong", PAGE_FAILED))
+    app.on_page_exception(
+        lambda: trouble_page(server, "Something went wrong", PAGE_FAILED, 500))
 
 
 NO_PAGE = "There is no page at this address. Check it, or start again from the home page."
@@ -210,8 +212,9 @@ PAGE_FAILED = ("This page could not be shown: something went wrong on the server
                "is kept as it was; try again in a moment.")
 
 
-def trouble_page(server: Server, heading: str, message: str) -> None:
+def trouble_page(server: Server, heading: str, message: str, status: int) -> None:
     """A page that cannot show what its address asks for: what went wrong, and home."""
+    ui.context.client.status_code = status
     frame(server, f"{heading} · {APP_NAME}")
     missing(heading, message, "trouble").props("data-testid=trouble-home")
 
@@ -818,9 +821,8 @@ def rules_page(server: Server, kind: str) -> None:
     does not play is a page not found (404) that names the ones it does."""
     if not plays(kind):
         titles = " and ".join(rules.title for rules in games().values())
-        ui.context.client.status_code = 404
-        trouble_page(server, "Page not found", f"There are no rules for {kind!r} here: this "
-                                               f"server plays {titles}.")
+        trouble_page(server, "Page not found", f"There are no rules for {brief(repr(kind))} "
+                                               f"here: this server plays {titles}.", 404)
         return
     game = rules_for(kind)
     frame(server, f"{game.title} rules · {APP_NAME}")

@@ -135,6 +135,8 @@ async def test_an_address_that_names_no_page_answers_with_the_way_home(user: Use
         assert "trouble-home" in answer.text and "My games" in answer.text
         assert "HTTPException" not in answer.text, address
     assert "There is no page at this address." in (await user.http_client.get("/x")).text
+    long = await user.http_client.get("/rules/" + "A" * 10_000)
+    assert long.status_code == 404 and "A" * 100 not in long.text  # the address cut short
     record = await user.http_client.get("/records/" + "0" * 32 + ".json")
     assert record.status_code == 404 and record.headers["content-type"] == "application/json"
 
