@@ -168,6 +168,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _fail("--iterations, --games, --workers and --hidden must be at least 1")
     if not 0 <= args.lam <= 1 or not 0 <= args.teacher_share <= 1:
         return _fail("--lam and --teacher-share must be between 0 and 1")
+    problem = _train_paths(args)
+    if problem:
+        return _fail(problem)
     settings = Settings(game=args.game, seed=args.seed, games=args.games, hidden=args.hidden,
                         lam=args.lam, teacher_share=args.teacher_share,
                         teacher_from=max(args.teacher_from, 0))
@@ -181,6 +184,21 @@ def cmd_train(args: argparse.Namespace) -> int:
         export(point, Path(args.export))
         print(f"weights written to {args.export}")
     return 0
+
+
+MOST_HIDDEN = 4096
+"""Hidden units a network may have at most (the shipped ones have 128)."""
+
+
+def _train_paths(args: argparse.Namespace) -> str | None:
+    """What is wrong with train's numbers and places before hours of training, or None."""
+    if args.seed < 0 or args.hidden > MOST_HIDDEN:
+        return f"--seed must be 0 or more, and --hidden at most {MOST_HIDDEN}"
+    if args.dir and Path(args.dir).exists() and not Path(args.dir).is_dir():
+        return f"--dir {args.dir} is not a directory"
+    if args.export and Path(args.export).is_dir():
+        return f"--export {args.export} is a directory: name the weights' file"
+    return None
 
 
 def _database_url(args: argparse.Namespace) -> str:

@@ -566,3 +566,25 @@ def test_an_answer_that_cannot_be_written_is_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.decode().strip() == ("error: cannot write the answer: No space left "
                                             "on device")
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--dir", "{file}"], "is not a directory"),
+    (["--export", "{folder}"], "is a directory: name the weights' file"),
+    (["--seed", "-1"], "--seed must be 0 or more"),
+    (["--hidden", "99999999"], "--hidden at most 4096"),
+    (["--dir", "{folder}"], "is not a whole training checkpoint"),  # an empty checkpoint
+])
+def test_train_refuses_before_hours_of_work(args: list[str], reason: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Places and numbers train cannot use, and a damaged checkpoint, are one line each
+    before any game is played (tracebacks before, some after the whole training)."""
+    from parcheesi.__main__ import main
+
+    file = tmp_path / "notes.txt"
+    file.write_text("x")
+    (tmp_path / "checkpoint.npz").write_bytes(b"")
+    named = [a.format(file=file, folder=tmp_path) for a in args]
+    assert main(["train", "--iterations", "1", "--games", "1", *named]) == 2
+    said = capsys.readouterr()
+    assert reason in said.err and said.out == ""

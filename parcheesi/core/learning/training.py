@@ -207,6 +207,15 @@ class Checkpoint:
 
     @classmethod
     def load(cls, path: Path) -> Checkpoint:
+        """The checkpoint in ``path``; ValueError saying so if it is not a whole one."""
+        try:
+            return cls._read(path)
+        except (OSError, EOFError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path} is not a whole training checkpoint ({error}): move "
+                             "it away to start again") from None
+
+    @classmethod
+    def _read(cls, path: Path) -> Checkpoint:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
             settings = Settings(**meta["settings"])
