@@ -164,11 +164,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from .core.learning.training import Settings, export, train
 
-    if min(args.iterations, args.games, args.workers, args.hidden) < 1:
-        return _fail("--iterations, --games, --workers and --hidden must be at least 1")
-    if not 0 <= args.lam <= 1 or not 0 <= args.teacher_share <= 1:
-        return _fail("--lam and --teacher-share must be between 0 and 1")
-    problem = _train_paths(args)
+    problem = _train_problem(args)
     if problem:
         return _fail(problem)
     settings = Settings(game=args.game, seed=args.seed, games=args.games, hidden=args.hidden,
@@ -190,8 +186,12 @@ MOST_HIDDEN = 4096
 """Hidden units a network may have at most (the shipped ones have 128)."""
 
 
-def _train_paths(args: argparse.Namespace) -> str | None:
+def _train_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with train's numbers and places before hours of training, or None."""
+    if min(args.iterations, args.games, args.workers, args.hidden) < 1:
+        return "--iterations, --games, --workers and --hidden must be at least 1"
+    if not 0 <= args.lam <= 1 or not 0 <= args.teacher_share <= 1:
+        return "--lam and --teacher-share must be between 0 and 1"
     if args.seed < 0 or args.hidden > MOST_HIDDEN:
         return f"--seed must be 0 or more, and --hidden at most {MOST_HIDDEN}"
     if args.dir and Path(args.dir).exists() and not Path(args.dir).is_dir():
