@@ -79,15 +79,24 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _standard_input() -> BinaryIO:
+    """Standard input's bytes; closed (``<&-``), an error to say in one line, as bad input."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
+
+
 def _answer_one(answer: Callable[[str], dict[str, Any]]) -> int:
     """Read one request from standard input and print its answer (exit 2 on bad input).
 
     One byte past the bound is enough to know the request is too long, so no more is read.
     """
     try:
-        result = answer(decode_request(sys.stdin.buffer.read(MAX_REQUEST_LENGTH + 1)))
+        result = answer(decode_request(_standard_input().read(MAX_REQUEST_LENGTH + 1)))
     except NotationError as error:
         return _fail(str(error))
+    except OSError as error:
+        return _fail(f"cannot read the request: {error.strerror}")
     print(json.dumps(result))
     return 0
 
@@ -109,7 +118,11 @@ def cmd_outcomes(_: argparse.Namespace) -> int:
 def cmd_choose(args: argparse.Namespace) -> int:
     if not args.lines:
         return _answer_one(lambda text: choose_json(text, args.player))
-    for line in _request_lines(sys.stdin.buffer):
+    try:
+        stream = _standard_input()
+    except OSError as error:
+        return _fail(f"cannot read the requests: {error.strerror}")
+    for line in _request_lines(stream):
         try:
             answer: dict[str, object] = choose_json(decode_request(line), args.player)
         except NotationError as error:
@@ -265,7 +278,7 @@ def _read_record(path: str) -> Any:
 
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+            data = _standard_input().read(MAX_RECORD_BYTES + 1)
         else:
             with open(path, "rb") as file:
                 data = file.read(MAX_RECORD_BYTES + 1)
@@ -300,9 +313,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 class _CommandParser(argparse.ArgumentParser):
-    """A command's parser; with ``one_line`` it refuses bad options as the command refuses
-    bad input, in one ``error:`` line with status 2 (no usage line), unrecognised arguments
-    included (argparse leaves those to the top parser)."""
+    """A command's parser. It refuses unrecognised arguments itself, with its own usage
+    (argparse leaves them to the top parser, whose usage names no command's options); with
+    ``one_line`` it refuses bad options as the command refuses bad input, in one ``error:``
+    line with status 2 (no usage line)."""
 
     def __init__(self, *args: Any, one_line: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -316,7 +330,7 @@ class _CommandParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Any = None,
                          namespace: Any = None) -> tuple[Any, list[str]]:
         known, extra = super().parse_known_args(args, namespace)
-        if extra and self.one_line:
+        if extra:
             self.error(f"unrecognized arguments: {' '.join(extra)}")
         return known, extra
 

@@ -568,6 +568,32 @@ def test_an_answer_that_cannot_be_written_is_one_line() -> None:
                                             "on device")
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["outcomes"], "error: cannot read the request: standard input is closed"),
+    (["choose"], "error: cannot read the request: standard input is closed"),
+    (["choose", "--lines"], "error: cannot read the requests: standard input is closed"),
+    (["verify", "-"], "error: cannot read -: standard input is closed"),
+    (["replay", "-"], "error: cannot read -: standard input is closed"),
+])
+def test_a_closed_standard_input_is_one_line(args: list[str], said: str) -> None:
+    """``outcomes <&-``: Python has no ``sys.stdin`` at all (a traceback before)."""
+    done = subprocess.run([sys.executable, "-m", "parcheesi", *args], stdin=None,
+                          capture_output=True, cwd=ROOT, timeout=60, check=False,
+                          preexec_fn=lambda: os.close(0))
+    assert (done.returncode, done.stdout, done.stderr.decode().strip()) == (2, b"", said)
+
+
+@pytest.mark.parametrize("command", ["outcomes", "choose", "train", "migrate", "ratings"])
+def test_an_unknown_option_is_refused_with_its_commands_usage(command: str) -> None:
+    """The usage shown names the command's own options (the top parser's, which names none
+    of them, before)."""
+    done = run_command([command, "--bogus"], b"")
+    err = done.stderr.decode()
+    assert done.returncode == 2 and done.stdout == b""
+    assert err.startswith(f"usage: python -m parcheesi {command} [-h]")
+    assert err.rstrip().endswith(f"{command}: error: unrecognized arguments: --bogus")
+
+
 @pytest.mark.parametrize(("args", "reason"), [
     (["--dir", "{file}"], "is not a directory"),
     (["--export", "{folder}"], "is a directory: name the weights' file"),
