@@ -105,17 +105,19 @@ def test_a_database_and_storage_outside_the_data_directory_are_closed_too(
 
 
 @pytest.mark.parametrize("naming", ["sqlite:///{folder}", "sqlite+aiosqlite:///{folder}",
-                                    "sqlite+aiosqlite:///", "sqlite+aiosqlite://"])
+                                    "sqlite+aiosqlite:///", "sqlite+aiosqlite://",
+                                    "sqlite+aiosqlite:///{folder}/games.db?mode=ro"])
 def test_a_database_url_that_names_no_file_is_refused_and_changes_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, naming: str) -> None:
-    """A URL that is refused, or names a directory (or the current one), or memory: one
-    clear error, and no permission changed anywhere (the URL's path was closed to others
+    """A URL that is refused, or names a directory (or the current one), or memory, or has
+    options (SQLAlchemy ignored them with a warning): one clear error, and no permission
+    changed anywhere (the URL's path was closed to others
     before the URL was checked: ``sqlite:////etc`` would have closed /etc)."""
     folder = tmp_path / "shared"
     folder.mkdir()
     folder.chmod(0o755)
     monkeypatch.chdir(folder)
-    with pytest.raises(ConfigError, match=r"must start with|must name a file"):
+    with pytest.raises(ConfigError, match=r"must start with|must name a file|takes no options"):
         parse([], environ={"PARCHEESI_DATA_DIR": str(tmp_path / "data"),
                            "PARCHEESI_DATABASE_URL": naming.format(folder=folder)},
               root=tmp_path)

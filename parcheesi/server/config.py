@@ -169,11 +169,14 @@ def database_setting(database_url: str | None, environ: dict[str, str] | os._Env
 def _check_url(url: str) -> None:
     """A database URL this server can use; an SQLite one names a file, never a directory
     (whose permissions :func:`keep_private` would otherwise close) or memory (gone at
-    exit)."""
+    exit), and has no query string (``?mode=ro``: the server must write)."""
     if not url.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
         raise ConfigError("the database URL must start with sqlite+aiosqlite:// or "
                           "postgresql+psycopg://")
     if url.startswith("sqlite"):
+        if "?" in url:  # the file's name would end in it, and SQLAlchemy would ignore it
+            raise ConfigError(f"an SQLite database URL takes no options: {url!r} has "
+                              f"{url[url.index('?'):]!r}")
         path = sqlite_path(url)
         if path is None or path.name == "" or (path.exists() and not path.is_file()):
             raise ConfigError(f"the database URL must name a file: {url!r} does not "
