@@ -12,7 +12,7 @@ import asyncio
 import html
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +22,7 @@ from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.events import Rolled
 from parcheesi.core.registry import plays, rules_for
-from parcheesi.server.live import seats_of
+from parcheesi.server.live import Seat, seats_of
 from parcheesi.server.records import (
     MAX_RECORD_BYTES,
     Record,
@@ -67,6 +67,12 @@ async def record_download(server: Server, game_id: str) -> Response:
 
 # --- My games ------------------------------------------------------------------------------
 
+def line_up(seats: Iterable[Seat], colours: Sequence[str]) -> str:
+    """Who played, seat by seat. A seat's own words may hold a comma ("Amber, hard
+    computer"), so the seats are set apart by a dot."""
+    return " · ".join(seat.description(colours) for seat in seats)
+
+
 def _when(moment: datetime) -> str:
     return moment.strftime("%d %b %Y, %H:%M")
 
@@ -95,7 +101,7 @@ def game_entry(row: GameRow, browser: str | None, now: datetime) -> ui.element |
     rules = rules_for(row.kind)
     turn = local_turn_of_row(row, browser)
     standing, where = _standing(row, turn)
-    players = ", ".join(s.description(rules.colours) for s in seats_of(row))
+    players = line_up(seats_of(row), rules.colours)
     ongoing = not where.startswith("/replay/")
     mark = None
     with ui.element("li").classes("game-entry").props(f'data-testid=game-{row.id}'):
@@ -405,8 +411,7 @@ async def replay_page(record_json: dict[str, Any] | None, game_id: str | None,
             return
         record, steps = replayed
         TextElement(tag="h1", text=f"Replay of {record.rules.title}").classes("text-lg")
-        ui.label(", ".join(s.description(record.rules.colours) for s in record.seats)
-                 ).classes("text-sm")
+        ui.label(line_up(record.seats, record.rules.colours)).classes("text-sm")
         ReplayView(record, steps, on_continue)
         with ui.expansion("About these dice").classes("w-full").props('dense'):
             ui.label(summary(record, steps[-1].state)).classes("text-sm").props(

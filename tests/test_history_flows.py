@@ -107,6 +107,7 @@ async def test_my_games_lists_this_browsers_games_and_the_host_sees_every_game(
     await user.open("/games")  # as a phone on the network
     assert elements(user, f"game-{mine.id}") and not elements(user, f"game-{theirs.id}")
     assert [e.text for e in elements(user, "game-standing")] == ["Ruby to play"]
+    await user.should_see("Ruby · Sapphire, medium computer")  # the comma is a seat's own
     app_server.host_addresses = own_machine
     await user.open("/games")  # the simulated browser asks from the server's own machine
     assert elements(user, f"game-{theirs.id}")
