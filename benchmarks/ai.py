@@ -3,9 +3,9 @@
     python benchmarks/ai.py [--game parcheesi|ludo] [--games 2000] [--workers 2]
 
 Each row plays seeded games with seats and colours rotated (two-player games over every
-pair of colours the game allows) and prints the first player's win rate with its 95% interval, and every
-player's decision time. ``--game ludo`` plays Ludo's rows (no house rules), whose targets
-include Hard's decision time (p99 at most ``LUDO_HARD_P99_MS``).
+pair of colours the game allows) and prints the first player's win rate with its 95%
+interval, and every player's decision time. ``--game ludo`` plays Ludo's rows (no house
+rules), whose targets include Hard's decision time (p99 at most ``LUDO_HARD_P99_MS``).
 """
 
 from __future__ import annotations
