@@ -1,4 +1,4 @@
-"""Parsing untrusted actions, records and states (parcheesi/notation.py): every malformed
+"""Parsing untrusted actions and states (parcheesi/games/parcheesi/notation.py): every malformed
 input raises NotationError with a one-line reason, and good input parses exactly."""
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from parcheesi.core.notation import (
 from parcheesi.games.parcheesi.notation import (
     action_from_json,
     action_to_json,
-    record_from_json,
-    record_to_json,
     request_from_json,
     state_from_json,
     state_to_json,
@@ -99,7 +97,7 @@ def test_bad_actions_raise_notation_error(obj: Any) -> None:
     one_line(error)
 
 
-# --- records ----------------------------------------------------------------------------------
+# --- a game to take states from ------------------------------------------------------------
 
 def short_game() -> Game:
     """Ruby and sapphire, seed 7, the first legal action each time until the 30th action."""
@@ -107,80 +105,6 @@ def short_game() -> Game:
     for _ in range(30):
         game.play(legal_actions(game.state)[0])
     return game
-
-
-def test_a_record_round_trips() -> None:
-    game = short_game()
-    record = record_to_json(game)
-    assert record["colours"] == ["ruby", "sapphire"] and record["seed"] == 7
-    assert len(record["actions"]) == 30
-    loaded = record_from_json(json.loads(json.dumps(record)))
-    assert loaded.state == game.state
-    assert loaded.actions == game.actions
-
-
-def good_record() -> dict[str, Any]:
-    return json.loads(json.dumps(record_to_json(short_game())))
-
-
-def record_with(**changes: Any) -> dict[str, Any]:
-    return {**good_record(), **changes}
-
-
-def record_without(key: str) -> dict[str, Any]:
-    return {k: v for k, v in good_record().items() if k != key}
-
-
-BAD_RECORDS: dict[str, Any] = {
-    "null": None,
-    "list": [],
-    "string": "record",
-    "empty object": {},
-    "no colours": record_without("colours"),
-    "no seed": record_without("seed"),
-    "no actions": record_without("actions"),
-    "unknown colour": record_with(colours=["ruby", "green"]),
-    "one colour": record_with(colours=["ruby"]),
-    "five colours": record_with(colours=["ruby", "emerald", "sapphire", "amber", "ruby"]),
-    "repeated colour": record_with(colours=["ruby", "ruby"]),
-    "not an opposite pair": record_with(colours=["ruby", "emerald"]),
-    "colours not a list": record_with(colours="ruby"),
-    "seed string": record_with(seed="7"),
-    "seed true": record_with(seed=True),
-    "seed float": record_with(seed=7.0),
-    "seed null": record_with(seed=None),
-    "actions not a list": record_with(actions=5),
-    "actions null": record_with(actions=None),
-    "a bad action": record_with(actions=[{"type": "roll"}, {"type": "jump"}]),
-    "a move before the roll": record_with(actions=[{"type": "move", "piece": 1,
-                                                    "portions": [5]}]),
-    "a reward before the roll": record_with(actions=[{"type": "reward", "piece": 1,
-                                                      "amount": 20}]),
-    "an illegal action at the end": record_with(
-        actions=[*good_record()["actions"], {"type": "reward", "piece": 1, "amount": 20}]),
-}
-
-
-@pytest.mark.parametrize("obj", list(BAD_RECORDS.values()), ids=list(BAD_RECORDS))
-def test_bad_records_raise_notation_error(obj: Any) -> None:
-    with pytest.raises(NotationError) as error:
-        record_from_json(obj)
-    one_line(error)
-
-
-def test_an_illegal_action_in_a_record_is_named_by_its_number() -> None:
-    actions = good_record()["actions"]
-    bad = [*actions, {"type": "move", "piece": 1, "portions": [6, 6, 6, 6]}]
-    with pytest.raises(NotationError) as error:
-        record_from_json(record_with(actions=bad))
-    assert one_line(error).startswith(f"action {len(bad)}: ")
-
-
-def test_a_record_with_a_different_seed_does_not_replay() -> None:
-    # The same actions under other dice stop being legal at some point (seed 8 vs 7).
-    with pytest.raises(NotationError) as error:
-        record_from_json(record_with(seed=8))
-    assert one_line(error).startswith("action ")
 
 
 # --- states and requests ----------------------------------------------------------------------

@@ -842,10 +842,6 @@ class Hub:
                                                                 key=lambda s: s.colour)]),
                 "timeouts": json.dumps(timeouts), "deadline": deadline}
 
-    async def abandon(self, game_id: str) -> None:
-        await self.store.abandon(game_id)
-        self._forget(game_id)
-
     def _forget(self, game_id: str) -> None:
         game = self.games.pop(game_id, None)
         if game is not None:

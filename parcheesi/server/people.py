@@ -248,15 +248,6 @@ class People:
             raise PersonError("That person is not here any more.")
         return person, await self._new_device(person.id)
 
-    async def forget(self, token: object) -> None:
-        """This device is nobody any more (its token stops working)."""
-        if isinstance(token, str) and token:
-            async with self.store.write_session() as session:
-                row = await session.get(DeviceRow, digest(token))
-                if row is not None:
-                    await session.delete(row)
-                    await session.commit()
-
     async def link(self, person_id: str) -> str:
         """A one-time code another device opens to become ``person_id``."""
         person = await self.get(person_id)

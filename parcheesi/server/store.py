@@ -566,11 +566,6 @@ class Store:
                 query.order_by(GameRow.created_at.desc()))  # type: ignore[attr-defined]
             return rows.first()
 
-    async def abandon(self, game_id: str) -> None:
-        async with self.write_session() as session:
-            await self._set_game(session, game_id, abandoned=True)
-            await session.commit()
-
     async def add_contribution(self, game_id: str, contributions: str, seed: int) -> bool:
         """Store a seat's contribution to the dice and the seed it leads to, only while the
         game has no action yet (the first roll fixes the dice); False if it has one."""

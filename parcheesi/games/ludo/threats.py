@@ -91,7 +91,7 @@ def danger(pieces: Pieces, me: int, rivals: tuple[int, ...], square: int, stars:
         return 0.0
     miss = 1.0
     for other in rivals:
-        miss *= 1.0 - HIT[reach(pieces, other, square)]
+        miss *= 1.0 - hit_chance(pieces, other, square)
     return 1.0 - miss
 
 

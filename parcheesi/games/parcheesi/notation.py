@@ -1,4 +1,5 @@
-"""JSON for Parcheesi: positions, outcome requests, actions, states and game records.
+"""JSON for Parcheesi: positions, outcome requests, actions and states (a game record is
+the server's, ``parcheesi/server/records.py``, made of these).
 
 The request format is the contract of ``python -m parcheesi outcomes`` (``docs/contracts.md``,
 "Position and outcome JSON"). Parsing never trusts its input: every malformed or impossible
@@ -22,11 +23,11 @@ from ...core.notation import (
     int_in,
     request_turn,
 )
-from ...core.state import IllegalAction, Phase, Pieces
+from ...core.state import Phase, Pieces
 from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, START, opposite, track_square
 from .dice import Dice
 from .state import State, blockade_pairs
-from .turns import Action, Game, Move, Reward
+from .turns import Action, Move, Reward
 
 KIND = "parcheesi"
 """The game's name in JSON (a request's ``game``) and in storage (the ``kind`` column)."""
@@ -148,7 +149,7 @@ def dice_from_json(raw: Any) -> Dice:
     return raw[0], raw[1]
 
 
-# --- actions, states, records ------------------------------------------------------------------
+# --- actions and states -----------------------------------------------------------------------
 
 def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, Roll):
@@ -284,28 +285,3 @@ def _check_asking(state: State) -> None:
         raise NotationError("asking must start with turn exactly while play on is asked")
     if any(c in state.places for c in state.asking):
         raise NotationError("a colour asked to play on has already been placed")
-
-
-def record_to_json(game: Game) -> dict[str, Any]:
-    return {"colours": [COLOURS[c] for c in game.colours], "seed": game.seed,
-            "actions": [action_to_json(a) for a in game.actions]}
-
-
-def record_from_json(obj: Any) -> Game:
-    """Replay a record; an action the rules refuse makes the whole record invalid."""
-    try:
-        colours = [COLOUR_INDEX[name] for name in obj["colours"]]
-        seed = obj["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise NotationError("seed must be an integer")
-        game = Game(colours, seed)
-        for k, raw in enumerate(obj["actions"]):
-            try:
-                game.play(action_from_json(raw))
-            except IllegalAction as error:
-                raise NotationError(f"action {k + 1}: {error}") from None
-        return game
-    except NotationError:
-        raise
-    except (KeyError, TypeError, ValueError) as error:
-        raise NotationError(f"not a valid record: {error}") from None
