@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from nicegui import Client, ui
 
+from parcheesi.server.live import NAME_LENGTH
 from parcheesi.server.people import GUEST_NAME, People, Person, PersonError
 
 from .lobby import ask_browser
@@ -86,7 +87,8 @@ async def chooser(people: People, on_chosen: Chosen) -> None:
                 f'outline no-caps data-testid="person-{GUEST_NAME}"')
         with ui.row().classes("w-full items-center gap-2 no-wrap"):
             name = ui.input("Add someone", placeholder="Name").props(
-                'dense data-testid=person-name maxlength=24 autocomplete=off').classes("grow")
+                f'dense data-testid=person-name maxlength={NAME_LENGTH} autocomplete=off'
+            ).classes("grow")
             ui.button("Add", on_click=lambda: add()).props("data-testid=person-add")
         error = ui.label("").classes("text-negative").props("role=alert")
 

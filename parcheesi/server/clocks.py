@@ -48,8 +48,12 @@ TIMEOUTS_BEFORE_REPLACE = 3
 CHECK_EVERY = 15.0
 """Seconds at most between two looks at the stored deadlines."""
 
-__all__ = ["CHECK_EVERY", "TIMEOUTS_BEFORE_REPLACE", "TURN_CLOCKS",
+__all__ = ["CHECK_EVERY", "TIMEOUTS_BEFORE_REPLACE", "TURN_CLOCKS", "UNKNOWN_CLOCK",
            "ClockWatch", "clock_words", "play_if_due"]
+
+_NAMES = [name.lower() for name in TURN_CLOCKS.values()]
+UNKNOWN_CLOCK = f"A turn clock is {', '.join(_NAMES[:-1])} or {_NAMES[-1]}."
+"""The refusal of a clock that is not one of :data:`TURN_CLOCKS`."""
 
 
 def clock_words(seconds: int) -> str:

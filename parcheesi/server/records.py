@@ -19,7 +19,7 @@ from ..core.notation import NotationError, brief, parse_untrusted
 from ..core.registry import AnyRules, plays, rules_for
 from ..core.state import IllegalAction
 from . import fairness
-from .live import HUMAN, MODES, Seat, first_state, seats_of
+from .live import COMPUTER, HUMAN, MODES, NAME_LENGTH, Seat, first_state, seats_of
 from .store import GameRow, Store, house_of
 
 FORMAT = "parcheesi-record"
@@ -196,13 +196,13 @@ def _seats(rules: AnyRules, raw: Any) -> list[Seat]:
         if not isinstance(entry, dict) or entry.get("colour") not in rules.colours:
             raise RecordError(f"a seat must name a colour of {rules.title}")
         kind, level, name = entry.get("kind"), entry.get("level", ""), entry.get("name", "")
-        if kind not in (HUMAN, "computer") or not isinstance(level, str) \
+        if kind not in (HUMAN, COMPUTER) or not isinstance(level, str) \
                 or not isinstance(name, str):
             raise RecordError(f"seat {entry['colour']}: kind, level and name are not valid")
-        if kind == "computer" and level not in rules.table_levels:
+        if kind == COMPUTER and level not in rules.table_levels:
             raise RecordError(f"seat {entry['colour']}: unknown computer level {level!r}")
         seats.append(Seat(colour=rules.colours.index(entry["colour"]), kind=kind,
-                          level=level or "medium", name=name[:24]))
+                          level=level or rules.default_level, name=name[:NAME_LENGTH]))
     colours = tuple(sorted(s.colour for s in seats))
     try:
         rules.check_colours(colours)

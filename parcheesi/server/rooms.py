@@ -32,7 +32,7 @@ from typing import Any
 
 from ..core.registry import DEFAULT_GAME, rules_for
 from ..core.rules import Action, Event
-from .clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS
+from .clocks import TIMEOUTS_BEFORE_REPLACE, TURN_CLOCKS, UNKNOWN_CLOCK
 from .live import (
     COMPUTER,
     HUMAN,
@@ -577,7 +577,7 @@ class Rooms:
         if not seats or not seats[0].is_human:
             raise RoomError("The first seat is the host's own seat and must be a person.")
         if clock not in TURN_CLOCKS:
-            raise RoomError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or 1 day.")
+            raise RoomError(UNKNOWN_CLOCK)
         host = seats[0].colour
         try:
             check_seats("same_device", seats, kind, house)

@@ -36,7 +36,7 @@ from sqlalchemy import update
 from sqlmodel import Field, SQLModel, col, select
 
 from ..core.registry import AnyRules, rules_for
-from .clocks import TURN_CLOCKS
+from .clocks import TURN_CLOCKS, UNKNOWN_CLOCK
 from .live import COMPUTER, HUMAN, LiveGame, Seat, load_record
 from .people import People
 from .ratings import Ratings
@@ -649,7 +649,7 @@ def _checked(request: Request) -> AnyRules:
     except (KeyError, ValueError) as error:
         raise TournamentError(str(error).strip("'\"")) from None
     if request.clock not in TURN_CLOCKS:
-        raise TournamentError("A turn clock is off, 30 seconds, 2 minutes, 1 hour or 1 day.")
+        raise TournamentError(UNKNOWN_CLOCK)
     filler = request.settings.filler
     for level in (*request.computers, *([filler] if filler else [])):
         if level not in rules.table_levels:
