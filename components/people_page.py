@@ -34,11 +34,6 @@ def day(moment: datetime) -> str:
     return f"{local.day} {local:%b %Y}"
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 # --- the leaderboard -----------------------------------------------------------------------
 
 COLUMNS = (("#", ""), ("Person", ""), ("Rating", ""), ("Games", ""), ("Wins", ""),

@@ -17,6 +17,7 @@ from nicegui import ui
 from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.registry import games, plays, rules_for
+from parcheesi.core.words import place_name
 from parcheesi.server.leaderboard import Meeting, Profile, profile
 from parcheesi.server.people import (
     LINK_MINUTES,
@@ -30,7 +31,7 @@ from parcheesi.server.store import aware
 from .charts_page import DARK, LIGHT, Ink, axis
 from .lobby import ask_browser, qr_svg
 from .missing import missing
-from .people_page import cell, day, ordinal
+from .people_page import cell, day
 from .person import avatar, keep_token, this_person
 from .server import Server
 from .updates import set_props
@@ -150,8 +151,8 @@ def recent_card(recent: list[ResultRow]) -> None:
                 set_props(item, {"data-testid": "recent-game", "data-game": result.game_id})
                 when = day(aware(result.finished_at))
                 ui.label(f"{rules_for(result.kind).title} · {when}").classes("font-medium")
-                ui.label(f"{ordinal(result.place)} of {result.players} · {rating}").classes(
-                    "text-sm").props("data-testid=recent-place")
+                ui.label(f"{place_name(result.place)} of {result.players} · {rating}"
+                         ).classes("text-sm").props("data-testid=recent-place")
                 with ui.row().classes("gap-3"):
                     ui.link("Replay", f"/replay/{result.game_id}").classes(
                         "touch-target").props("data-testid=recent-replay")

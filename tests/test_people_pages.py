@@ -16,10 +16,11 @@ from room_helpers import click, click_on, shown, text_is, type_into
 from ui_helpers import elements, text, until
 
 from components.host_tools import PIN_BROWSERS, PIN_TRIES, PIN_WINDOW, PinGuard
-from components.people_page import day, ordinal
+from components.people_page import day
 from components.person import PERSON_KEY
 from components.server import Server
 from parcheesi.core.registry import DEFAULT_GAME, games, rules_for
+from parcheesi.core.words import place_name
 from parcheesi.server.config import parse
 from parcheesi.server.leaderboard import leaderboard, profile
 from parcheesi.server.people import LINK_MINUTES, Person
@@ -136,7 +137,7 @@ async def test_a_persons_page_shows_their_games_their_record_and_their_recent_ga
     assert elements(user, "recent-charts")[0].props["href"] == f"/games/{game_id(6)}/charts"
     newest = own[-1]
     assert elements(user, "recent-place")[0].text == (
-        f"{ordinal(newest.place)} of 2 · rating {shown_rating(newest.mu, newest.sigma)}")
+        f"{place_name(newest.place)} of 2 · rating {shown_rating(newest.mu, newest.sigma)}")
     kind, colour = expected.favourite_colour or ("", 0)
     assert text(user, "favourite-colour") == rules_for(kind).colours[colour].title()
     assert text(user, "captures-made") == str(expected.captures)
@@ -156,6 +157,14 @@ async def test_a_persons_page_shows_their_games_their_record_and_their_recent_ga
 
 def people_by_id(people: dict[str, Person]) -> dict[str, Person]:
     return {p.id: p for p in people.values()}
+
+
+@pytest.mark.parametrize(("place", "name"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"),
+                                           (11, "11th"), (12, "12th"), (13, "13th"),
+                                           (21, "21st"), (22, "22nd"), (111, "111th")])
+def test_places_are_named_as_people_say_them(place: int, name: str) -> None:
+    """One way to say a place, on the table's finish and in a person's games."""
+    assert place_name(place) == name
 
 
 @pytest.mark.parametrize("wrong", ["not-an-id", "0" * 33, "F" * 32, "f" * 32, "removed"])

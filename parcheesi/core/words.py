@@ -36,8 +36,10 @@ from .state import Phase
 
 
 def place_name(place: int) -> str:
-    """1st, 2nd, 3rd, 4th."""
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    teens = 10 <= place % 100 <= 20
+    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def play_on_label(answer: PlayOn) -> str:
