@@ -35,6 +35,7 @@ from parcheesi.server.records import (
     summary,
 )
 from parcheesi.server.rooms import Rooms
+from parcheesi.server.shards import room_of
 from parcheesi.server.store import GameRow
 
 from .board_view import Board
@@ -42,7 +43,15 @@ from .buttons import PlainButton
 from .dice_view import Dice
 from .game_details import record_url
 from .server import Server
-from .turns import Turn, countdown, held_seats, local_turn_of_row, turn_mark, turn_of_row
+from .turns import (
+    Turn,
+    countdown,
+    held_seats,
+    local_turn_of_row,
+    table_url,
+    turn_mark,
+    turn_of_row,
+)
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 SPEEDS = {"1×": 1.0, "2×": 0.5, "4×": 0.25}
@@ -89,8 +98,7 @@ def _standing(row: GameRow, turn: Turn | None) -> tuple[str, str]:
                 else "Drawn"), f"/replay/{row.id}"
     if row.abandoned:
         return "Left unfinished", f"/replay/{row.id}"
-    where = f"/room/{row.owner.removeprefix('room:')}" if row.mode == "online" else "/play"
-    return f"{turn.name} to play", where
+    return f"{turn.name} to play", table_url(row.owner)
 
 
 def game_entry(row: GameRow, browser: str | None, now: datetime) -> ui.element | None:
@@ -163,10 +171,10 @@ async def my_games_page(server: Server, browser: str, host: bool,
 async def mark_online_turns(rooms: Rooms, entries: list[tuple[GameRow, ui.element]]) -> None:
     """Mark "Your turn" on the online games going on whose move is the seat this browser's
     token holds in their room (asked of the browser, once the page is connected)."""
-    codes = {row.owner.removeprefix("room:") for row, _ in entries}
+    codes = {code for row, _ in entries if (code := room_of(row.owner)) is not None}
     held = {room.code: (room, colour) for room, colour in await held_seats(rooms, codes)}
     for row, mark in entries:
-        room, colour = held.get(row.owner.removeprefix("room:"), (None, None))
+        room, colour = held.get(room_of(row.owner) or "", (None, None))
         if room is None or room.game_id != row.id:
             continue
         turn = turn_of_row(row, () if colour is None else (colour,))

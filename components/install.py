@@ -24,8 +24,11 @@ MANIFEST_URL = "/manifest.webmanifest"
 BACKGROUND = "#f6efe4"
 """The board's paper colour: the splash screen behind the icon."""
 
+ICON = f"{ICONS_URL}/icon-192.png"
+"""The app's icon: the tab's and a turn notification's."""
+
 HEAD = (f'<link rel="manifest" href="{MANIFEST_URL}">'
-        f'<link rel="icon" type="image/png" href="{ICONS_URL}/icon-192.png">'
+        f'<link rel="icon" type="image/png" href="{ICON}">'
         f'<link rel="apple-touch-icon" href="{ICONS_URL}/apple-touch-icon.png">'
         f'<meta name="theme-color" content="{PRIMARY}">')
 """What every page's head says about the app."""

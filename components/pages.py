@@ -40,6 +40,7 @@ from .lobby import (
     forget_token,
     game_words,
     read_token,
+    spaced_code,
     store_token,
     table_tools,
 )
@@ -60,7 +61,7 @@ from .tournament_page import (
     tournament_page,
     tournaments_page,
 )
-from .turns import TURN_SCRIPT, Entry, YourGames
+from .turns import TURN_SCRIPT, Entry, YourGames, table_url
 from .tv import Invitation, TvView, join_box
 from .unconnected import wait_for_socket
 
@@ -784,7 +785,7 @@ def tv_waiting(room: Room) -> None:
     """The TV before the room's first game: which room, and that it waits for the start."""
     with ui.column().classes("tv-waiting items-center gap-4").props('data-testid=tv-waiting'):
         ui.label(game_words(room)).classes("text-2xl")
-        ui.label(" ".join([room.code[:4], room.code[4:]])).classes(
+        ui.label(spaced_code(room.code)).classes(
             "tv-code font-mono font-bold tracking-widest").props('data-testid=room-code')
         ui.label("The game appears here when the host starts it.").classes("text-xl")
 
@@ -859,9 +860,7 @@ async def charts_page(server: Server, game_id: str) -> None:
         else:
             view = ChartsView(shown)
         if row is not None:
-            back = (f"/room/{row.owner.removeprefix('room:')}" if row.owner.startswith("room:")
-                    else "/play")
-            ui.link("Back to the table", back).classes("touch-target").props(
+            ui.link("Back to the table", table_url(row.owner)).classes("touch-target").props(
                 'data-testid=charts-back')
         ui.link("Home", "/").classes("touch-target")
     if view is None or not await socket_connected():

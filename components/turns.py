@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from string import Template
 
 from nicegui import Client, background_tasks, ui
 
@@ -24,11 +25,14 @@ from parcheesi.core.registry import AnyRules, rules_for
 from parcheesi.core.rules import State
 from parcheesi.server.live import LiveGame, Seat, seats_of
 from parcheesi.server.rooms import Room, Rooms, RoomStatus
+from parcheesi.server.shards import room_of
 from parcheesi.server.store import GameRow, Store, aware
 
-from .lobby import read_token, stored_room_codes, waiting_words
+from .install import ICON
+from .lobby import read_token, spaced_code, stored_room_codes, waiting_words
 
 LOCAL_URL = "/play"
+"""The page of a browser's local game."""
 YOUR_TURN = "Your turn"
 """The mark of a game whose move is this browser's (and the start of the tab's title)."""
 
@@ -88,13 +92,14 @@ def local_turn_of_row(row: GameRow, browser: str | None) -> Turn | None:
 def game_place(kind: str, owner: str) -> str:
     """Which game, in words: "<title> on this device", "<title>, room ABCD 2345"."""
     title = rules_for(kind).title
-    code = owner.removeprefix("room:")
-    return f"{title}, room {spaced(code)}" if code != owner else f"{title} on this device"
+    code = room_of(owner)
+    return f"{title}, room {spaced_code(code)}" if code else f"{title} on this device"
 
 
-def spaced(code: str) -> str:
-    """A room code as the lobby shows it: "ABCD 2345"."""
-    return f"{code[:4]} {code[4:]}"
+def table_url(owner: str) -> str:
+    """Where a game of ``owner`` (an owner key) is played: its room, or this browser's."""
+    code = room_of(owner)
+    return f"/room/{code}" if code else LOCAL_URL
 
 
 async def held_seats(rooms: Rooms, codes: Collection[str] | None = None
@@ -154,7 +159,7 @@ class Entry:
 
 async def room_entry(store: Store, room: Room, colour: int) -> Entry | None:
     """A room this browser holds the seat ``colour`` in, unless its game is over."""
-    where = f"Room {spaced(room.code)}"
+    where = f"Room {spaced_code(room.code)}"
     title = rules_for(room.kind).title
     url = f"/room/{room.code}"
     if room.status == RoomStatus.LOBBY:
@@ -325,13 +330,14 @@ def turn_words(game: LiveGame) -> str:
     return f"{game_place(game.kind, game.owner)}: {game.name_of(game.turn)} to play"
 
 
-TURN_SCRIPT = """
+TURN_SCRIPT = Template("""
 <script>
 (() => {
+  const YOUR_TURN = $your_turn, ICON = $icon;
   // "(Your turn) " before the page's own title while it is this viewer's move; where the
   // page is a secure context and the player allowed it, a notification when the turn comes
   // while the tab is hidden. Nothing is sent anywhere: the page itself shows it.
-  const mark = '(Your turn) ';
+  const mark = '(' + YOUR_TURN + ') ';
   const root = document.documentElement;
   const able = () => window.isSecureContext && 'Notification' in window;
   const blocked = () => able() && Notification.permission === 'denied';
@@ -346,8 +352,7 @@ TURN_SCRIPT = """
     if (!yours || !notify || !document.hidden || !able()) return;
     if (Notification.permission !== 'granted') return;
     try {
-      note = new Notification('Your turn', {body: words, tag: 'parcheesi-turn',
-                                            icon: '/icons/icon-192.png'});
+      note = new Notification(YOUR_TURN, {body: words, tag: 'parcheesi-turn', icon: ICON});
       note.onclick = () => { window.focus(); if (note) note.close(); };
     } catch (error) {  // some phones show notifications only through a service worker
       note = null;
@@ -369,5 +374,5 @@ TURN_SCRIPT = """
   }, {capture: true});
 })();
 </script>
-"""
+""").substitute(your_turn=json.dumps(YOUR_TURN), icon=json.dumps(ICON))
 """The tab title and the notification of a table page (in every page's head)."""

@@ -57,9 +57,18 @@ def lock_id(key: str) -> int:
     return _digest(f"parcheesi:{key}") - (1 << 63)
 
 
+ROOM_KEY = "room:"
+"""How a room's owner key starts (the rest is its code)."""
+
+
 def room_key(code: str) -> str:
     """The owner key of a room and of its games (their ``owner`` column)."""
-    return f"room:{code}"
+    return f"{ROOM_KEY}{code}"
+
+
+def room_of(owner: str) -> str | None:
+    """The code of the room an owner key is, or None for a browser's local game."""
+    return owner.removeprefix(ROOM_KEY) if owner.startswith(ROOM_KEY) else None
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from .live import COMPUTER, HUMAN, LiveGame, Seat, load_record
 from .people import People
 from .ratings import Ratings
 from .rooms import Room, Rooms, RoomSeat, RoomStatus, new_code, normalise_code
-from .shards import room_key
+from .shards import room_key, room_of
 from .signals import Quiet, Signals
 from .stopping import wind_down
 from .store import GameRow, RoomRow, Store, VersionConflict, house_of, house_text
@@ -390,8 +390,8 @@ class Tournaments:
 
     def game_over(self, game: LiveGame) -> None:
         """A game ended (the hub's hook): settle its tournament, if it is a table of one."""
-        if game.owner.startswith("room:"):
-            self._run(self._settle_room(game.owner.removeprefix("room:")))
+        if (code := room_of(game.owner)) is not None:
+            self._run(self._settle_room(code))
 
     def soon(self) -> None:
         """Resume the tournaments under way in the background (at start)."""
