@@ -1,9 +1,9 @@
 """The colours of the pages: the app's own, and every game's players' by colour name.
 
 Each game's look owns its players' paints (``GameRules.look.paints``, by colour index); the
-pages read them from there, and the button tones and the confetti's fills of every colour of
-every game come from :func:`tone_css`, so a colour changed in a game's look changes
-everywhere at once.
+pages read them from there, and the button tones and the fills (badges' dots, confetti) of
+every colour of every game come from :func:`tone_css`, so a colour changed in a game's look
+changes everywhere at once.
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ def paints_by_name() -> dict[str, Paint]:
 
 def tone_css() -> str:
     """The ``.tone-*`` rules the buttons use, one per player colour and the primary one (with
-    the colour's own fill as ``--fill``, for the badges' dots: the tone is darkened for text),
-    and each player colour's fill as ``--paint-<colour>`` (the finish's confetti)."""
+    the colour's own fill as ``--fill``, for the badges' dots and the finish's confetti: the
+    tone is darkened for text)."""
     paints = paints_by_name()
-    fills = " ".join(f"--paint-{name}: {paint.fill};" for name, paint in paints.items())
-    return "\n".join([f":root {{ {fills} }}", f".tone-primary {{ --tone: {PRIMARY}; }}",
+    return "\n".join([f".tone-primary {{ --tone: {PRIMARY}; }}",
                       *(f".tone-{name} {{ --tone: {paint.tone}; --fill: {paint.fill}; }}"
                         for name, paint in paints.items())])

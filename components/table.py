@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from nicegui import background_tasks, ui
@@ -549,7 +549,8 @@ class TableView:
             return
         with self.winner, ui.card().classes("winner-card").props(
                 'data-testid=winner role=dialog aria-label="Game over"'):
-            ui.html('<div class="confetti" aria-hidden="true">' + CONFETTI + "</div>",
+            colours = [self.game.rules.colours[c] for c in sorted(self.game.seats)]
+            ui.html(f'<div class="confetti" aria-hidden="true">{confetti(colours)}</div>',
                     sanitize=False)
             with ui.row().classes("w-full items-center no-wrap"):
                 ui.label(f"{screen.winner} wins!").classes("text-2xl font-bold grow")
@@ -599,9 +600,11 @@ class TableView:
         self.redraw([])
 
 
-CONFETTI = "".join(f'<i style="left:{k * 8 + 6}%;animation-delay:{(k * 5 % 12) / 20}s"></i>'
-                   for k in range(12))
-"""Twelve pieces of confetti across the winner card, falling at staggered moments."""
+def confetti(colours: Sequence[str]) -> str:
+    """Twelve pieces of confetti across the winner card, falling at staggered moments, in
+    turn in the colours of the table (each colour's ``tone-`` class gives its fill)."""
+    return "".join(f'<i class="tone-{colours[k % len(colours)]}" style="left:{k * 8 + 6}%;'
+                   f'animation-delay:{(k * 5 % 12) / 20}s"></i>' for k in range(12))
 
 STANDINGS_COLUMNS = [
     {"name": "place", "label": "Place", "field": "place"},

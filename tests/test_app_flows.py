@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import weakref
 from collections.abc import Awaitable, Sequence
 from dataclasses import replace
@@ -912,6 +913,10 @@ async def test_the_person_asked_to_play_on_ends_the_game_and_sees_every_place(
         assert any(isinstance(e, ui.label) and e.text == "Emerald wins!"
                    for e in card.descendants())
         (table,) = [e for e in card.descendants() if isinstance(e, ui.table)]
+        (confetti,) = [e for e in card.descendants() if isinstance(e, ui.html)]
+    # the confetti falls in the table's three colours, Amber's (not at the table) not among them
+    assert sorted(set(re.findall(r'class="tone-(\w+)"', confetti.content))) == [
+        "emerald", "ruby", "sapphire"]
     # Sapphire (pieces on 5 and 40) is ahead of Ruby (all in START)
     assert [(row["place"], row["player"]) for row in table.rows] == [
         (1, "Emerald"), (2, "Sapphire"), (3, "Ruby")]
