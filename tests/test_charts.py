@@ -14,7 +14,7 @@ from parcheesi.core.state import Phase
 from parcheesi.games.ludo.game import GAME as LUDO_RULES
 from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
 from parcheesi.games.parcheesi.state import new_state
-from parcheesi.server.charts import Capture, charts_of, luck_of, lucky
+from parcheesi.server.charts import Capture, charts_of, luck_of
 from parcheesi.server.records import read_record, record_of, replay
 from tests.record_helpers import committed_row, play_random
 
@@ -140,10 +140,12 @@ def test_ludo_averages_three_and_a_half_pips_a_roll_and_sixes_one_roll_in_six(
                                  if e.colour == luck.colour and e.dice == (6,))
 
 
-def test_lucky_rolls_are_doubles_with_two_dice_and_a_six_with_one() -> None:
-    assert lucky((3, 3)) and lucky((6, 6)) and not lucky((6, 5))
-    assert lucky((6,)) and not lucky((5,))
-    luck = luck_of(AMBER, [(1, 1), (2, 5), (6, 6)], 2)
+def test_lucky_rolls_are_each_games_own() -> None:
+    """Parcheesi's doubles and Ludo's sixes, said by each game (the charts knew both)."""
+    doubles, sixes = PARCHEESI_RULES.lucky.test, LUDO_RULES.lucky.test
+    assert doubles((3, 3)) and doubles((6, 6)) and not doubles((6, 5))
+    assert sixes((6,)) and not sixes((5,))
+    luck = luck_of(AMBER, [(1, 1), (2, 5), (6, 6)], 2, PARCHEESI_RULES.lucky)
     assert (luck.rolls, luck.pips, luck.lucky, luck.average_pips) == (3, 21, 2, 21.0)
     assert luck.average_lucky == pytest.approx(0.5)
 

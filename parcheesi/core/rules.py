@@ -69,6 +69,19 @@ class Decide(Protocol[S]):
         asked); ValueError for a level the game does not have or a game that is over."""
 
 
+@dataclass(frozen=True)
+class LuckyRoll:
+    """A game's lucky roll (the one that earns another: doubles, a six), which the charts
+    count for each player against what fair dice give."""
+
+    name: str
+    """What the lucky rolls are called ("doubles", "sixes")."""
+    chance: float
+    """How often a fair roll is one."""
+    test: Callable[[tuple[int, ...]], bool]
+    """Whether the dice of one roll are one."""
+
+
 @dataclass(frozen=True, kw_only=True, eq=False)
 class GameRules(Generic[S, A, E]):
     """One game, seen from outside its engine. States, actions and events are the engine's
@@ -87,6 +100,8 @@ class GameRules(Generic[S, A, E]):
     hint)."""
     dice_count: int
     """Dice per roll."""
+    lucky: LuckyRoll
+    """The roll that earns another, as the charts count it."""
     start: int
     """The progress of a piece waiting to come in (START, the yard)."""
     home: int

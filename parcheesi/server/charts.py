@@ -22,13 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.registry import AnyRules
+from ..core.rules import LuckyRoll
 
 AVERAGE_PIPS = 3.5
 """What one fair die shows on average."""
-LUCKY_CHANCE = 1 / 6
-"""How often a roll is lucky: doubles with two dice, a six with one."""
-LUCKY_NAMES = {2: "doubles", 1: "sixes"}
-"""What the lucky rolls are called, by dice per roll."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +73,7 @@ class Charts:
     race: Race
     luck: list[Luck]
     lucky_name: str
-    """``"doubles"`` (Parcheesi) or ``"sixes"`` (Ludo)."""
+    """What the game's lucky rolls are called (``GameRules.lucky``)."""
     chances: dict[int, list[float]] | None = None
     """``chances[colour][k]``: the colour's chance to win after ``k`` rolls, in percent, by
     the game's learned evaluation (None for a game without one)."""
@@ -108,8 +105,8 @@ def charts_of(rules: AnyRules, steps: Sequence[Any]) -> Charts:
         progress[c].append(rules.progress(before, c))
     points.append(before)
     return Charts(race=Race(colours, rules.full_progress, progress, captures),
-                  luck=[luck_of(c, dice[c], rules.dice_count) for c in colours],
-                  lucky_name=LUCKY_NAMES[rules.dice_count],
+                  luck=[luck_of(c, dice[c], rules.dice_count, rules.lucky) for c in colours],
+                  lucky_name=rules.lucky.name,
                   chances=chances_at(rules, colours, points),
                   decided=next((k for k, at in enumerate(points)
                                 if rules.winner(at) is not None), len(points) - 1))
@@ -124,14 +121,10 @@ def chances_at(rules: AnyRules, colours: tuple[int, ...], points: Sequence[Any]
     return {c: [round(100 * at[c], 1) for at in found] for c in colours}
 
 
-def luck_of(colour: int, rolls: Sequence[tuple[int, ...]], dice_count: int) -> Luck:
+def luck_of(colour: int, rolls: Sequence[tuple[int, ...]], dice_count: int,
+            lucky: LuckyRoll) -> Luck:
     """One player's luck from the dice of each of their rolls."""
     return Luck(colour=colour, rolls=len(rolls), pips=sum(sum(r) for r in rolls),
-                lucky=sum(1 for r in rolls if lucky(r)),
+                lucky=sum(1 for r in rolls if lucky.test(r)),
                 average_pips=len(rolls) * dice_count * AVERAGE_PIPS,
-                average_lucky=len(rolls) * LUCKY_CHANCE)
-
-
-def lucky(dice: tuple[int, ...]) -> bool:
-    """Doubles with two dice, a six with one."""
-    return dice[0] == dice[1] if len(dice) == 2 else dice == (6,)
+                average_lucky=len(rolls) * lucky.chance)

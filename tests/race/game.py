@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from parcheesi.core.rules import GameRules
+from parcheesi.core.rules import GameRules, LuckyRoll
 
 from . import ai, notation
 from .board import COLOURS, HOME, START
@@ -26,8 +26,9 @@ def colour_sets(count: int) -> list[tuple[int, ...]]:
 
 GAME = GameRules[RaceState, Action, Event](
     kind=notation.KIND, title="Race", colours=COLOURS, levels=ai.LEVELS,
-    table_levels=ai.TABLE_LEVELS, dice_count=1, start=START, home=HOME, look=LOOK,
-    rules_text=RULES_TEXT,
+    table_levels=ai.TABLE_LEVELS, dice_count=1,
+    lucky=LuckyRoll("sixes", 1 / 6, lambda dice: dice == (6,)), start=START, home=HOME,
+    look=LOOK, rules_text=RULES_TEXT,
     new_state=new_state, check_colours=validate_colours, colour_sets=colour_sets,
     dice=race_dice, apply=apply, choices=choices, standings=standings, decide=ai.decide,
     state_to_json=notation.state_to_json, state_from_json=notation.state_from_json,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ...core.rules import GameRules
+from ...core.rules import GameRules, LuckyRoll
 from . import ai, notation
 from .board import COLOURS, HOME, HOUSE_RULES, YARD
 from .choices import choices
@@ -34,9 +34,12 @@ def colour_sets(count: int) -> list[tuple[int, ...]]:
     return list(combinations(range(len(COLOURS)), count)) if count in (3, 4) else []
 
 
+SIXES = LuckyRoll("sixes", 1 / 6, lambda dice: dice == (6,))
+"""A move with a six earns another roll (docs/rules/ludo.md 3.2)."""
+
 GAME = GameRules[LudoState, Action, Event](
     kind=notation.KIND, title="Ludo", colours=COLOURS, levels=ai.LEVELS,
-    table_levels=ai.TABLE_LEVELS, house_rules=HOUSE_RULES, dice_count=1, start=YARD,
+    table_levels=ai.TABLE_LEVELS, house_rules=HOUSE_RULES, dice_count=1, lucky=SIXES, start=YARD,
     home=HOME, look=LOOK, rules_text=RULES_TEXT,
     new_state=new_state, check_colours=validate_colours, colour_sets=colour_sets,
     dice=ludo_dice, apply=apply, choices=choices, standings=standings, decide=ai.decide,

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core.actions import Roll
 from ...core.notation import compact
-from ...core.rules import GameRules
+from ...core.rules import GameRules, LuckyRoll
 from ...core.state import Phase
 from . import ai, expert, notation
 from .analysis import outcomes_after_roll
@@ -72,9 +72,12 @@ def choose(request: dict[str, Any], level: str) -> dict[str, Any]:
                            for c, chance in expert.chances(after).items()}}
 
 
+DOUBLES = LuckyRoll("doubles", 1 / 6, lambda dice: dice[0] == dice[1])
+"""Doubles earn another roll (docs/rules/parcheesi.md 3.6)."""
+
 GAME = GameRules[State, Action, Event](
     kind=notation.KIND, title="Parcheesi", colours=COLOURS, levels=ai.LEVELS,
-    table_levels=ai.TABLE_LEVELS, dice_count=2, start=START, home=HOME, look=LOOK,
+    table_levels=ai.TABLE_LEVELS, dice_count=2, lucky=DOUBLES, start=START, home=HOME, look=LOOK,
     rules_text=RULES_TEXT,
     new_state=new_game, check_colours=validate_colours, colour_sets=colour_sets, dice=seeded,
     apply=apply, choices=choices, standings=standings, decide=ai.decide,
