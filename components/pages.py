@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from functools import cache
 from pathlib import Path
+from string import Template
 
 import ifaddr
 from fastapi import Request
@@ -56,6 +59,7 @@ from .server import Server
 from .settings import Settings, settings_button
 from .setup import SetupForm
 from .table import TableView
+from .table_model import all_tones
 from .tournament_page import (
     follow_tables,
     tournament_page,
@@ -224,7 +228,7 @@ STYLE = (Path(__file__).parent / "style.css").read_text()
 """The pages' own styles, in every page's head (no extra request; kept once:
 :func:`share_head`)."""
 
-HEAD = """
+HEAD = Template("""
 <script>
 (() => {
   let ctx = null;
@@ -234,9 +238,7 @@ HEAD = """
   };
   addEventListener('pointerdown', unlock, {capture: true});
   addEventListener('keydown', unlock, {capture: true});
-  const tones = {move: [520], roll: [300, 360], capture: [330, 220], home: [587, 784],
-                 bonus: [523, 587, 659], penalty: [262, 196], win: [523, 659, 784],
-                 turn: [660, 880]};
+  const tones = $tones;
   window.parcheesiSound = (kind, volume) => {
     // (a phone not yet tapped refuses to vibrate, and says so on its console)
     const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
@@ -256,13 +258,16 @@ HEAD = """
   };
 })();
 </script>
-"""
+""")
 
 
-SHARED_HEAD = HEAD + PRESS_SCRIPT + CLOCK_SCRIPT + TURN_SCRIPT + INSTALL_HEAD
-"""The scripts every page has in its head from the start: a ``<script>`` added once a page
-is connected (a room's table, built after its socket) would be inserted as text and never
-run."""
+@cache
+def shared_head() -> str:
+    """The scripts every page has in its head from the start: a ``<script>`` added once a page
+    is connected (a room's table, built after its socket) would be inserted as text and never
+    run. The sounds' notes are every game's (``table_model.all_tones``)."""
+    sounds = HEAD.substitute(tones=json.dumps(all_tones()))
+    return sounds + PRESS_SCRIPT + CLOCK_SCRIPT + TURN_SCRIPT + INSTALL_HEAD
 
 
 def share_head() -> None:
@@ -270,8 +275,8 @@ def share_head() -> None:
     keeps shared head code once, where a page's own would be a copy of some 35 kB held by
     every page until it goes (thousands of pages loaded without a socket would hold
     thousands of copies)."""
-    if SHARED_HEAD not in Client.shared_head_html:
-        ui.add_head_html(SHARED_HEAD, shared=True)
+    if shared_head() not in Client.shared_head_html:
+        ui.add_head_html(shared_head(), shared=True)
         ui.add_css(STYLE + tone_css(), shared=True)
 
 

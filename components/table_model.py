@@ -30,7 +30,7 @@ from parcheesi.core.events import (
 )
 from parcheesi.core.geometry import Motion
 from parcheesi.core.look import Look
-from parcheesi.core.registry import AnyRules
+from parcheesi.core.registry import AnyRules, games
 from parcheesi.core.rules import Action, Event, State
 from parcheesi.core.state import Phase
 from parcheesi.core.words import move_log, place_name
@@ -187,6 +187,19 @@ class Screen:
     """Every seat's place once the game is over, else empty."""
     can_undo: bool = False
     """Whether Undo is shown: the one person's last move of this roll may be taken back."""
+
+
+TONES: dict[str, tuple[int, ...]] = {
+    "move": (520,), "roll": (300, 360), "capture": (330, 220), "home": (587, 784),
+    "bonus": (523, 587, 659), "win": (523, 659, 784), "turn": (660, 880)}
+"""The notes of the sounds every game's table makes, by name (Hz, one after another); a
+game's own sounds are its look's ``tones``."""
+
+
+def all_tones() -> dict[str, tuple[int, ...]]:
+    """The notes of every sound a table of any game makes, by name."""
+    return {**TONES, **{name: notes for rules in games().values()
+                        for name, notes in rules.look.tones.items()}}
 
 
 WINNING: tuple[tuple[type, str], ...] = ((Won, "win"), (Captured, "capture"))

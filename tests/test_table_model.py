@@ -3,11 +3,22 @@ and what a tap does, from engine states built with ``positions.py``."""
 
 from __future__ import annotations
 
+import json
+
 from positions import AMBER, EMERALD, RUBY, SAPPHIRE, H, S, at_roll, rolled
 
-from components.table_model import HINT_UNAVAILABLE, Seen, TableModel, last_move, sound_for
+from components.pages import shared_head
+from components.table_model import (
+    HINT_UNAVAILABLE,
+    Seen,
+    TableModel,
+    all_tones,
+    last_move,
+    sound_for,
+)
 from parcheesi.core.actions import PlayOn, Roll
 from parcheesi.core.events import Moved, Placed, PlayOnDeclined, Rolled, TurnPassed
+from parcheesi.core.registry import games
 from parcheesi.core.state import Phase
 from parcheesi.games.ludo.game import GAME as LUDO_RULES
 from parcheesi.games.ludo.state import LudoState
@@ -208,6 +219,20 @@ def test_each_kind_of_moment_has_its_sound():
     last, _ = rolled("ruby", {"ruby": [66, H, H, H], "sapphire": [S, S, 30, H]}, (5, 3))
     _, events = apply(last, Move(0, (5,)))
     assert sound_for(events, PARCHEESI_RULES.look) == "win"
+
+
+def test_every_sound_a_table_makes_has_its_notes() -> None:
+    """The shared sounds and each game's own (its look's), in the pages' one tone table; a
+    game's sound named without notes would play as a move."""
+    named = {"move", "roll", "capture", "home", "bonus", "win", "turn"}
+    for rules in games().values():
+        own = {name for _, name in rules.look.sounds}
+        assert own == set(rules.look.tones), rules.kind
+        named |= own
+    tones = all_tones()
+    assert set(tones) == named and tones["penalty"] == (262, 196)
+    assert all(notes and all(100 <= hz <= 2000 for hz in notes) for notes in tones.values())
+    assert f"const tones = {json.dumps(tones)};" in shared_head()
 
 
 # --- playing on for places ---------------------------------------------------------------------

@@ -70,7 +70,10 @@ class Look:
     """Each house rule's short name and what it does, by name (``GameRules.house_rules``)."""
     sounds: tuple[tuple[type, str], ...] = ()
     """The game's own events with a sound of their own (after a win and a capture, before a
-    piece HOME), and the sound."""
+    piece HOME), and the sound's name."""
+    tones: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """The notes of each of the game's own sounds, by name: frequencies in Hz, played one
+    after another."""
 
     def house_line(self, house: Sequence[str]) -> str:
         """The house rules in play, by their short names ("Star squares, Six again")."""

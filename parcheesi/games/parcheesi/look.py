@@ -11,5 +11,5 @@ LOOK = Look(
     layout=layout, board_label="Parcheesi board", paints=(RED, GREEN, BLUE, YELLOW),
     chips=True, piece_label=words.piece_label, option_label=words.option_label,
     describe=words.describe, bonuses=words.bonuses, roll_note=words.roll_note,
-    sounds=((Penalty, "penalty"),))
+    sounds=((Penalty, "penalty"),), tones={"penalty": (262, 196)})
 """Ruby, Emerald, Sapphire and Amber; the two dice spent in portions the player picks."""
