@@ -354,7 +354,7 @@ class TableModel:
         """Keep the newest roll and its roller; a turn that passed after moves clears it (a
         roll that passed the turn at once stays, to show why)."""
         for event in events:
-            if isinstance(event, Rolled) and event.portions:
+            if isinstance(event, Rolled):
                 self.last_roll, self.last_roller = event.dice, event.colour
             elif isinstance(event, TurnPassed) and not any(isinstance(e, NoMove)
                                                          for e in events):

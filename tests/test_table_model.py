@@ -198,6 +198,34 @@ def test_the_dice_say_whose_roll_they_are_and_go_when_the_turn_passes():
     assert [b.current for b in screen.badges] == [False, True]
 
 
+def test_a_roll_that_passes_the_turn_at_once_stays_on_the_dice_to_show_why():
+    """The dice show the roll nothing could use, as the status line says it, in both games:
+    a Ludo roll that no piece can use offers no portions, and the dice showed the roll
+    before it (or none)."""
+    model = TableModel()
+    before = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [10, S, S, S]})
+    passed, events = apply(before, Roll(), (2, 4))  # no 5 to enter with: Sapphire's turn
+    assert passed.turn == SAPPHIRE
+    model.changed(seen(passed, version=2, acting=False), events)
+    screen = model.screen(seen(passed, version=2, acting=False), events)
+    assert (screen.dice, screen.dice_owner) == ((2, 4), "Ann")
+    red, yellow = 0, 2
+    names = {red: "Red", yellow: "Yuki"}
+    start = LudoState(colours=(red, yellow), pieces=((10, -1, -1, -1), (), (-1,) * 4, ()),
+                      phase=Phase.ROLL, turn=red)
+    state, events = LUDO_RULES.apply(start, Roll(), lambda _: 2)  # Red moves 2
+    state, events = LUDO_RULES.apply(state, LUDO_RULES.choices(state)[0].action, lambda _: 2)
+    model = TableModel()
+    model.changed(Seen(LUDO_RULES, state, 2, names, names, Stats(LUDO_RULES), False), events)
+    state, events = LUDO_RULES.apply(state, Roll(), lambda _: 3)  # Yuki: all in the yard
+    assert state.turn == red
+    now = Seen(LUDO_RULES, state, 3, names, names, Stats(LUDO_RULES), True)
+    model.changed(now, events)
+    screen = model.screen(now, events)
+    assert (screen.dice, screen.dice_owner) == ((3,), "Yuki")
+    assert "Yuki rolled 3" in screen.status
+
+
 def test_each_kind_of_moment_has_its_sound():
     start = at_roll("ruby", {"ruby": [S, S, S, S], "sapphire": [S] * 4})
     rolled_now, events = apply(start, Roll(), (5, 3))
