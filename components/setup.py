@@ -41,10 +41,19 @@ class SeatRow:
 
     def __init__(self, colour: int, level: str) -> None:
         self.colour = colour
-        self.kind = HUMAN if colour == 0 else COMPUTER
+        self.chosen: str | None = None
+        """Who plays the seat as picked (None: not picked, :meth:`kind`)."""
         self.level = level
         self.name = ""
         self.person = GUEST
+
+    def kind(self, mode: str) -> str:
+        """Who plays the seat: as picked, else an invited player in an online room (made to
+        invite people to), and on a shared screen a person at the first colour and
+        computers at the others."""
+        if self.chosen is not None:
+            return self.chosen
+        return HUMAN if mode == "online" or self.colour == 0 else COMPUTER
 
 
 class SetupForm:
@@ -223,7 +232,7 @@ class SetupForm:
         name = self.rules.colours[row.colour]
         solo = self.mode == "solo"
         mine = self.mode in ("solo", "online") and row.colour == self.human
-        is_human = mine or (not solo and row.kind == HUMAN)
+        is_human = mine or (not solo and row.kind(self.mode) == HUMAN)
         with ui.row().classes("w-full items-center gap-2 no-wrap seat-row").props(
                 f'data-testid=seat-{name}'):
             paint = self.rules.look.paints[row.colour]
@@ -235,8 +244,8 @@ class SetupForm:
                 ui.label("You" if mine else "Computer").classes("w-24")
             else:
                 human = "Invited player" if self.mode == "online" else "Human"
-                ui.select({HUMAN: human, COMPUTER: "Computer"}, value=row.kind,
-                          on_change=lambda e, r=row: self._set_row(r, "kind", e.value)).props(
+                ui.select({HUMAN: human, COMPUTER: "Computer"}, value=row.kind(self.mode),
+                          on_change=lambda e, r=row: self._set_row(r, "chosen", e.value)).props(
                     f'dense aria-label="{name.title()} player" data-testid=kind-{name}'
                 ).classes("w-28")
             if self.mode == "online" and is_human and not mine:
@@ -279,7 +288,7 @@ class SetupForm:
         room's invited seats are named by whoever takes them)."""
         row = self._row(colour)
         mine = self.mode in ("solo", "online") and colour == self.human
-        human = mine if self.mode == "solo" else (mine or row.kind == HUMAN)
+        human = mine if self.mode == "solo" else (mine or row.kind(self.mode) == HUMAN)
         if not human:
             return Seat(colour=colour, kind=COMPUTER, level=row.level)
         named = self.mode != "online" or mine

@@ -121,6 +121,12 @@ def tv(driver, base: str) -> None:
     time.sleep(1.5)
     driver.find_element(By.XPATH, "//*[normalize-space()='Online room']").click()
     time.sleep(0.5)
+    for colour in ("emerald", "sapphire", "amber"):  # invited players until told otherwise
+        testid(driver, f"kind-{colour}").click()
+        time.sleep(0.5)
+        driver.find_element(
+            By.XPATH, "//*[contains(@class, 'q-item')][normalize-space()='Computer']").click()
+        time.sleep(0.5)
     testid(driver, "start-game").click()
     time.sleep(2)
     code = testid(driver, "room-code").text.replace(" ", "")

@@ -219,9 +219,10 @@ async def create_room(host: User, browser: SimulatedBrowser, *, name: str, invit
     await host.should_see("You host the room")
     await choose(host, "player-count", count)
     await type_into(host, "name-ruby", name)
-    for colour in invited:
-        await choose(host, f"kind-{colour}", "human")
+    for colour in invited:  # an online room's other seats are invited players at first
+        assert element(host, f"kind-{colour}").value == "human"
     for colour, level in computers.items():
+        await choose(host, f"kind-{colour}", "computer")
         await choose(host, f"level-{colour}", level)
     await click(host, "start-game")
     await shown(host, "room-code")

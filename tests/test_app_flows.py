@@ -155,6 +155,25 @@ async def test_same_device_game_of_computers_only_can_be_watched_to_the_end(
     assert not enabled(user, "roll")
 
 
+async def test_an_online_rooms_other_seats_are_for_invited_players_until_made_computers(
+        app_server: Server, table_user: User) -> None:
+    """A room is made to invite people to: its seats start as invited players (they started
+    as computers, and a room made as it was offered had nobody to invite), a shared screen's
+    as computers; a seat picked keeps what was picked whatever the mode."""
+    user = table_user
+    await user.open("/new")
+    await choose(user, "player-count", 4)
+    await choose(user, "mode", "online")
+    kinds = ["kind-emerald", "kind-sapphire", "kind-amber"]
+    assert [element(user, k).value for k in kinds] == [HUMAN, HUMAN, HUMAN]
+    await choose(user, "kind-amber", COMPUTER)
+    await choose(user, "mode", "same_device")
+    assert [element(user, k).value for k in kinds] == [COMPUTER, COMPUTER, COMPUTER]
+    await choose(user, "kind-emerald", HUMAN)
+    await choose(user, "mode", "online")
+    assert [element(user, k).value for k in kinds] == [HUMAN, HUMAN, COMPUTER]
+
+
 async def test_a_local_seat_switches_between_a_person_and_a_computer_mid_game(
         app_server: Server, table_user: User) -> None:
     """At a shared screen, Sapphire's person hands the seat to a computer for a while and

@@ -26,10 +26,18 @@ from parcheesi.server.config import Config
 from parcheesi.server.records import read_record, replay
 
 
-def start_from_setup(screen: Screen, *choices: str) -> None:
+def start_from_setup(screen: Screen, *choices: str, computer: str = "") -> None:
+    """Fill in /new with ``choices`` (the buttons' words), ``computer`` a computer's seat
+    where the form's default is an invited player, and start."""
     screen.open("/new")
     for choice in choices:
         screen.click(choice)
+    if computer:
+        by_testid(screen, f"kind-{computer}").click()
+        until(screen, lambda: any(o.text == "Computer" for o in all_now(screen, ".q-menu .q-item")),
+              "the seat's menu")
+        next(o for o in all_now(screen, ".q-menu .q-item") if o.text == "Computer").click()
+        until(screen, lambda: bool(all_now(screen, css(f"level-{computer}"))), "a computer seat")
     by_testid(screen, "start-game").click()
 
 
@@ -60,7 +68,7 @@ def expected_labels(kind: str, state: Any) -> list[str]:
 def test_my_games_lists_a_local_and_an_online_game_and_a_replay_steps_through_one(
         screen: Screen) -> None:
     # an online room with a computer opponent, started, and its opening roll made
-    start_from_setup(screen, "Online room", "2 players")
+    start_from_setup(screen, "Online room", "2 players", computer="sapphire")
     until(screen, lambda: bool(all_now(screen, css("room-code"))), "the room")
     by_testid(screen, "start-game").click()
     table_ready(screen)

@@ -59,6 +59,7 @@ async def clocked_room(user: User, browser: SimulatedBrowser, clock: int,
     offered = await shown(user, "turn-clock")
     assert offered.options == TURN_CLOCKS and offered.value == 0
     await type_into(user, "name-ruby", "Hana")
+    await choose(user, "kind-sapphire", "computer")
     await choose(user, "turn-clock", clock)
     stand_in_choice = await shown(user, "stand-in")
     assert list(stand_in_choice.options) == ["easy", "medium", "hard", "expert"]
