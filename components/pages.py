@@ -683,6 +683,8 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
     if colour is not None:
         await server.store.took_part(game.id, browser)
         await add_randomness(game, [colour])
+    if ui.context.client.is_deleted:  # the page went while it waited: no table to follow
+        return
 
     async def play_again() -> None:
         if room.game_id != game.id:  # a second tap, or another tab was quicker: done already

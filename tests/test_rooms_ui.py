@@ -393,6 +393,32 @@ async def test_a_room_page_that_cannot_draw_its_game_says_so_and_draws_it_again(
     assert not elements(host.user, "room-error")
 
 
+async def test_a_room_page_that_goes_while_its_table_is_drawn_leaves_nothing_behind(
+        app_server: Server, people, seed, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The host's page goes (a reload, a closed tab) while the game that starts is being
+    drawn for it: nothing is drawn on the page that went (NiceGUI warned "Client has been
+    deleted but is still being used") and no table of it follows the game."""
+    host, guest, _ = await two_player_room(people, seed)
+    took_part = app_server.store.took_part
+    page = host.user.client
+    assert page is not None
+
+    async def going(game_id: str, browser: str) -> None:
+        if browser == host.browser.browser_id:
+            page.delete()
+        await took_part(game_id, browser)
+
+    monkeypatch.setattr(app_server.store, "took_part", going)
+    await click(host.user, "start-game")
+    await text_is(guest.user, "turn", "Opening roll: Hana (Ruby)")
+    room = next(iter(app_server.rooms.rooms.values()))
+    game = await app_server.rooms.game(room)
+    assert game is not None
+    await until(lambda: len(game.listeners) == 1, "the guest's table only")
+    assert not [r for r in caplog.records if "deleted" in r.getMessage()]
+
+
 async def test_a_phone_that_loses_its_connection_keeps_its_seat_and_the_room(
         app_server: Server, people, clock: FakeClock) -> None:
     host, ana, ben = people(), people(), people()
