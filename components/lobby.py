@@ -16,6 +16,7 @@ import segno
 from nicegui import Client, ui
 
 from parcheesi.core.registry import rules_for
+from parcheesi.core.words import counted
 from parcheesi.server.clocks import clock_words
 from parcheesi.server.live import HUMAN, NAME_LENGTH
 from parcheesi.server.people import Person
@@ -109,9 +110,10 @@ def game_words(room: Room) -> str:
 
 def clock_line(room: Room) -> str:
     """The room's turn clock and its stand-in, e.g. "Turn clock: 2 minutes a move, then a
-    hard computer moves"."""
-    line = f"Turn clock: {clock_words(room.clock)}"
-    return f"{line}, then a {room.stand_in} computer moves" if room.clock else line
+    hard computer moves", or "No turn clock"."""
+    if not room.clock:
+        return clock_words(room.clock).capitalize()
+    return f"Turn clock: {clock_words(room.clock)}, then a {room.stand_in} computer moves"
 
 
 class LobbyView:
@@ -475,7 +477,7 @@ class HostTools:
         self.count.set_text(str(len(listed)))
         self.count.set_visibility(bool(listed))
         self.button.props['aria-label'] = (
-            f"Host tools: {len(listed)} player{'s' if len(listed) > 1 else ''} may be replaced"
+            f"Host tools: {counted(len(listed), 'player')} may be replaced"
             if listed else "Host tools")
         self.choice.set_visibility(bool(listed))
         self.intro.set_text(

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from nicegui import background_tasks, ui
 from nicegui.elements.mixins.text_element import TextElement
 
+from parcheesi.core.words import counted
 from parcheesi.server.clocks import clock_words
 from parcheesi.server.people import Person
 from parcheesi.server.tournament import Table, TournamentError
@@ -42,9 +43,9 @@ def settings_words(contest: Contest) -> str:
     if settings.format == "knockout":
         words = [f"Tables of {settings.table_size}, the first {settings.advance} go through"]
     elif settings.format == "swiss":
-        words = [f"{settings.rounds} rounds at tables of up to {settings.table_size}"]
+        words = [f"{counted(settings.rounds, 'round')} at tables of up to {settings.table_size}"]
     else:
-        words = [f"{settings.rounds} games at one table"]
+        words = [f"{counted(settings.rounds, 'game')} at one table"]
     words.append(clock_words(contest.clock))
     if contest.house:
         names = contest.rules.look.house_words

@@ -20,7 +20,7 @@ from components.people_page import day
 from components.person import PERSON_KEY
 from components.server import Server
 from parcheesi.core.registry import DEFAULT_GAME, games, rules_for
-from parcheesi.core.words import place_name
+from parcheesi.core.words import counted, place_name
 from parcheesi.server.config import parse
 from parcheesi.server.leaderboard import leaderboard, profile
 from parcheesi.server.people import LINK_MINUTES, Person
@@ -165,6 +165,12 @@ def people_by_id(people: dict[str, Person]) -> dict[str, Person]:
 def test_places_are_named_as_people_say_them(place: int, name: str) -> None:
     """One way to say a place, on the table's finish and in a person's games."""
     assert place_name(place) == name
+
+
+def test_a_number_of_things_is_said_as_people_say_it() -> None:
+    """A round robin of one game said "1 games at one table"."""
+    assert [counted(n, "game") for n in (0, 1, 2, 12)] == [
+        "0 games", "1 game", "2 games", "12 games"]
 
 
 @pytest.mark.parametrize("wrong", ["not-an-id", "0" * 33, "F" * 32, "f" * 32, "removed"])

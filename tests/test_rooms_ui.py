@@ -169,6 +169,7 @@ async def test_the_lobby_says_whom_the_start_waits_for_and_watchers_only_watch(
     code = await create_room(host.user, host.browser, name="Hana", invited=["sapphire"],
                              computers={}, count=2)
     await text_is(host.user, "start-waits-for", "Waiting for Sapphire to be taken.")
+    await text_is(host.user, "room-clock", "No turn clock")  # "Turn clock: no turn clock"
     await guest.user.open(f"/r/{code}")
     await claim(guest, code, "sapphire", "Sam")
     await text_is(host.user, "start-waits-for", "Waiting for Sam to be ready.")

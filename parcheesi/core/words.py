@@ -35,6 +35,11 @@ from .look import Burst, Namer
 from .state import Phase
 
 
+def counted(n: int, thing: str) -> str:
+    """A number of things: "1 game", "2 games", "0 squares"."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def place_name(place: int) -> str:
     """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
     teens = 10 <= place % 100 <= 20

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from ...core import rules
 from ...core.actions import PlayOn, Roll
 from ...core.state import Phase, Pieces, next_racing
+from ...core.words import counted
 from . import points
 from .actions import Action
 from .board import COLOURS, FIRST_LANE, HOME, LAST_TRACK, STARS, START_SQUARES, TRACK_LENGTH, YARD
@@ -374,7 +375,7 @@ def _quiet(state: LudoState, move: LegalMove, after: Pieces, rivals: tuple[int, 
         return f"Piece {number} moves in behind {COLOURS[hunted].capitalize()}, ready to capture"
     steps = end - state.mover[piece]
     safe = "" if danger(after, me, rivals, square, stars) else ", out of every opponent's reach"
-    return f"Piece {number} moves on {steps} square{'s' if steps > 1 else ''}{safe}"
+    return f"Piece {number} moves on {counted(steps, 'square')}{safe}"
 
 
 def _hunted(pieces: Pieces, me: int, rivals: tuple[int, ...], at: int, stars: bool

@@ -41,6 +41,7 @@ from ...core import rules
 from ...core.actions import PlayOn, Roll
 from ...core.events import Captured, Entered, ReachedHome
 from ...core.state import Phase, Pieces
+from ...core.words import counted
 from . import expert, grace
 from .board import (
     COLOURS,
@@ -440,12 +441,8 @@ def _pieces(indices: list[int]) -> str:
     return f"pieces {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 
-def _squares(n: int) -> str:
-    return f"{n} square{'s' if n != 1 else ''}"
-
-
 def _to_go(progress: int) -> str:
-    return f"{_squares(HOME - progress)} to go"
+    return f"{counted(HOME - progress, 'square')} to go"
 
 
 def _rolls(counts: dict[int, int]) -> str:
@@ -694,7 +691,7 @@ def _blockade_clauses(roll: _Roll) -> list[_Clause]:
         travel = own[i] - roll.start[i] + own[j] - roll.start[j]
         where = " on a safe square" if _is_safe_square(roll.me, own[i]) else ""
         found.append(_Clause(QUIET, travel, frozenset([i, j]),
-                             f"{builds}{where}, {_squares(HOME - own[i])} from HOME",
+                             f"{builds}{where}, {counted(HOME - own[i], 'square')} from HOME",
                              f"{builds}{where}"))
     return found
 
@@ -726,7 +723,7 @@ def _held(pieces: Pieces, me: int, square: int) -> tuple[int, str] | None:
     if not behind:
         return None
     distance, colour = min(behind)
-    return len(behind), f" {_squares(distance)} in front of {_name(colour)}"
+    return len(behind), f" {counted(distance, 'square')} in front of {_name(colour)}"
 
 
 # Threats, entries and plain moves.
