@@ -25,7 +25,14 @@ from nicegui.elements.mixins.text_element import TextElement
 from parcheesi.core.notation import brief
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
 from parcheesi.server import fairness
-from parcheesi.server.live import LiveGame, LocalSeating, Seat, SetupError, next_opening
+from parcheesi.server.live import (
+    SAME_DEVICE,
+    LiveGame,
+    LocalSeating,
+    Seat,
+    SetupError,
+    next_opening,
+)
 from parcheesi.server.people import Person
 from parcheesi.server.records import Record, Step, stored_record
 from parcheesi.server.rooms import Busy, Room, RoomError, Rooms, RoomSeating, RoomStatus
@@ -534,7 +541,8 @@ async def play_page(server: Server) -> None:
                          play_again, switch_seat=switch_seat,
                          rating_changes=server.ratings.changes)
     with header:
-        settings_button(settings, lambda: view.redraw([]))
+        settings_button(settings, lambda: view.redraw([]), game.rules,
+                        shared_screen=game.mode == SAME_DEVICE)
     ensure_runner(game, server.config.pace)
     if not await socket_connected():
         return
@@ -721,7 +729,7 @@ async def play_room(server: Server, room: Room, token: str | None, header: ui.he
     tv_link(room.code)
     table_tools(rooms, room, token, view)  # on the turn line: reactions, host, seat
     with header:
-        settings_button(settings, lambda: view.redraw([]))
+        settings_button(settings, lambda: view.redraw([]), game.rules, shared_screen=False)
     ensure_runner(game, server.config.pace)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from nicegui import ui
 
-from parcheesi.core.registry import DEFAULT_GAME, games
+from parcheesi.core.registry import DEFAULT_GAME, AnyRules, games
 
 ORIENTATIONS = {
     "auto": "Automatic (your colour at the bottom; on a shared screen, whoever has it)",
@@ -52,10 +52,22 @@ def orientations() -> dict[str, str]:
     return found
 
 
-def chances_words() -> str:
-    """The win-chance meter's switch, naming the games that have an evaluation."""
-    titles = [rules.title for rules in games().values() if rules.expert is not None]
-    return f"Show each player's chance to win ({', '.join(titles)})"
+def orientations_of(rules: AnyRules, current: str) -> dict[str, str]:
+    """The orientations offered at a table of ``rules``: those that name no colour, and its
+    own colours in its own words ("Red at the bottom"), stored as :func:`orientations` stores
+    their paints; ``current``, if another game's colour, stays listed as it is."""
+    default = games()[DEFAULT_GAME].look.paints
+    keys = {paint: key for key, paint in zip(games()[DEFAULT_GAME].colours, default,
+                                               strict=True)}
+    found = dict(ORIENTATIONS)
+    for name, paint in zip(rules.colours, rules.look.paints, strict=True):
+        found[keys.get(paint, name)] = f"{name.title()} at the bottom"
+    if current not in found:
+        found[current] = orientations()[current]
+    return found
+
+
+CHANCES = "Show each player's chance to win"
 
 
 NOTIFY = "Tell me when it is my turn"
@@ -129,8 +141,12 @@ class Settings:
         self.storage[key] = value
 
 
-def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
-    """A gear button that opens the settings dialog; changes apply at once."""
+def settings_button(settings: Settings, on_change: Callable[[], None], rules: AnyRules,
+                    shared_screen: bool) -> None:
+    """A gear button that opens the settings dialog of a table of ``rules``; changes apply
+    at once. The settings are the browser's, for every game; the dialog shows those that
+    matter at this table (the hand-over on a shared screen, the win chances where the game
+    has them), in its game's words."""
 
     def changed(key: str, value: Any) -> None:
         settings.set(key, value)
@@ -153,17 +169,20 @@ def settings_button(settings: Settings, on_change: Callable[[], None]) -> None:
         ui.switch(LEARNING, value=settings.learning,
                   on_change=lambda e: changed("learning", bool(e.value))).props(
             'data-testid=setting-learning')
-        ui.switch(HAND_OVER, value=settings.hand_over,
-                  on_change=lambda e: changed("hand_over", bool(e.value))).props(
-            'data-testid=setting-hand-over')
-        ui.switch(chances_words(), value=settings.show_chances,
-                  on_change=lambda e: changed("show_chances", bool(e.value))).props(
-            'data-testid=setting-chances')
+        if shared_screen:
+            ui.switch(HAND_OVER, value=settings.hand_over,
+                      on_change=lambda e: changed("hand_over", bool(e.value))).props(
+                'data-testid=setting-hand-over')
+        if rules.expert is not None:
+            ui.switch(CHANCES, value=settings.show_chances,
+                      on_change=lambda e: changed("show_chances", bool(e.value))).props(
+                'data-testid=setting-chances')
         notify_switch(settings, changed)
         ui.select(MOTION, value=settings.reduced_motion, label="Motion",
                   on_change=lambda e: changed("reduced_motion", e.value)).props(
             f'data-testid=setting-motion dropdown-icon="{ARROW_ICON}"').classes("w-full")
-        ui.select(orientations(), value=settings.orientation, label="Board orientation",
+        ui.select(orientations_of(rules, settings.orientation), value=settings.orientation,
+                  label="Board orientation",
                   on_change=lambda e: changed("orientation", e.value)).props(
             f'data-testid=setting-orientation dropdown-icon="{ARROW_ICON}"').classes("w-full")
         ui.button("Close", on_click=dialog.close).props("flat data-testid=settings-close")

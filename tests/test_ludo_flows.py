@@ -202,6 +202,12 @@ async def test_the_board_turns_so_the_players_yard_is_at_the_bottom(
     assert shown is not None and shown.view["rotation"] == 3  # Green's yard is top left
     await choose(user, "setting-orientation", "sapphire")  # the blue paint: Ludo's Blue
     await until(lambda: board(user).view["rotation"] == 1, "Blue at the bottom")
+    # the settings speak the table's game ("Sapphire (Ludo: Blue) at the bottom" before)
+    options = element(user, "setting-orientation").options
+    assert [options[key] for key in ("ruby", "emerald", "sapphire", "amber")] == [
+        "Red at the bottom", "Green at the bottom", "Blue at the bottom", "Yellow at the bottom"]
+    assert not elements(user, "setting-hand-over")  # alone at the table: no phone to pass
+    assert element(user, "setting-chances").text == "Show each player's chance to win"
 
 
 async def test_one_route_serves_every_games_rules_and_refuses_a_game_not_played(
