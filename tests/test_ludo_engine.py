@@ -214,3 +214,14 @@ def test_the_position_of_a_long_run_of_sixes_is_a_request_the_command_line_takes
     assert moving.sixes == 5 and RULES.position(moving)["sixes"] == 2
     request = {k: v for k, v in RULES.position(moving).items() if k != "game"}
     assert RULES.outcomes(request)["outcomes"]
+
+
+def test_a_move_is_told_with_where_it_went():
+    """The move log's words for a move: how far, and into the home lane or to HOME ("moved
+    piece 3 by 1 HOME" before)."""
+    def said(start: int, end: int) -> str | None:
+        return LUDO_RULES.look.describe(Moved(0, 2, start, end, end - start), lambda _: "Red")
+
+    assert said(10, 14) == "Red moved piece 3 by 4"
+    assert said(48, 52) == "Red moved piece 3 by 4 into the home lane"
+    assert said(55, HOME) == f"Red moved piece 3 by {HOME - 55} to HOME"

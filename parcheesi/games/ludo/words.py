@@ -99,7 +99,7 @@ def _piece_words(event: Any, name: Namer) -> str | None:
         case Entered(colour, piece, _):
             return f"{name(colour)} brought out piece {piece + 1}"
         case Moved(colour, piece, _, end, count, _):
-            target = " HOME" if end == HOME else (" into the home lane" if end > LAST_TRACK
+            target = " to HOME" if end == HOME else (" into the home lane" if end > LAST_TRACK
                                                   and end - count <= LAST_TRACK else "")
             return f"{name(colour)} moved piece {piece + 1} by {count}{target}"
         case Captured(colour, piece, by_colour, _, _):
