@@ -426,7 +426,7 @@ async def home_page(server: Server) -> None:
                     ui.button("The game on this device", on_click=lambda: ui.navigate.to(
                         "/play")).props('data-testid=resume-local')
                 for room_code in online:
-                    ui.button(f"Online room {room_code}",
+                    ui.button(f"Online room {spaced_code(room_code)}",
                               on_click=lambda c=room_code: ui.navigate.to(f"/room/{c}")).props(
                         f'data-testid=resume-room-{room_code}')
 

@@ -338,6 +338,7 @@ async def test_home_resume_offers_the_online_seat(people, seed) -> None:
             instance=asking)}
     assert offered == {"resume-local", f"resume-room-{code}"}
     await guest.user.should_see("Which game do you want to continue?")
+    await guest.user.should_see(f"Online room {code[:4]} {code[4:]}")  # as the lobby shows it
     await click(guest.user, f"resume-room-{code}")
     await guest.user.should_see("Sam (you)")
 
