@@ -9,6 +9,8 @@ from dataclasses import asdict
 from typing import Any
 
 from parcheesi.core.registry import rules_for
+from parcheesi.games.parcheesi.notation import action_from_json, action_to_json
+from parcheesi.games.parcheesi.turns import Game
 from parcheesi.server import fairness
 from parcheesi.server.live import COMPUTER, HUMAN, Seat, first_state
 from parcheesi.server.records import parse_record, record_of, replay
@@ -63,3 +65,10 @@ def assert_round_trip(row: GameRow, actions: list[dict], final: Any) -> dict:
     assert steps[-1].state == final, row.id
     assert len(steps) == len(actions) + 1
     return record
+
+
+def through_json(game: Game) -> Game:
+    """A Parcheesi engine game played again from its seed and its actions written as JSON and
+    read back, as a record keeps them."""
+    text = json.dumps([action_to_json(action) for action in game.actions])
+    return Game.replay(game.colours, game.seed, map(action_from_json, json.loads(text)))

@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import AMBER, EMERALD, HOME, RUBY, SAPPHIRE, START, H, S, at_roll, rolled
+from record_helpers import through_json
 
 from parcheesi.core.actions import PlayOn, Roll
 from parcheesi.core.choices import Choice
@@ -48,8 +49,6 @@ from parcheesi.games.parcheesi.game import GAME as PARCHEESI_RULES
 from parcheesi.games.parcheesi.notation import (
     action_from_json,
     action_to_json,
-    record_from_json,
-    record_to_json,
     state_from_json,
     state_to_json,
 )
@@ -422,7 +421,7 @@ def test_random_games_of_three_and_four_played_on_stay_whole(seed: int, four: bo
     state = game.state
     assert state.phase is Phase.OVER and sorted(state.places) == sorted(colours)
     assert state.winner == state.places[0] and standings(state) == list(state.places)
-    replayed = record_from_json(json.loads(json.dumps(record_to_json(game))))
+    replayed = through_json(game)
     assert replayed.state == state and replayed.actions == game.actions
 
 
