@@ -157,6 +157,7 @@ class TableView:
         self.client.on_disconnect(lambda: game.unsubscribe(self._changed))
         self.client.on_connect(self._reconnected)
         self.client.on_delete(self._deleted)
+        self.model.missed(self.seen())  # what happened before this page: its last move
         self.redraw([])
 
     def _controls(self) -> None:
@@ -376,7 +377,7 @@ class TableView:
         if self._changed not in self.game.listeners:
             self.game.subscribe(self._changed)
         if self.version_seen != self.game.version:
-            self.model.missed()
+            self.model.missed(self.seen())
         self.answers += 1
         with self.root:
             self.redraw([])

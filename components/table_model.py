@@ -360,9 +360,12 @@ class TableModel:
                                                          for e in events):
                 self.last_roll = self.last_roller = None
 
-    def missed(self) -> None:
-        """Actions were made while this table was away: the roll it kept is not the newest."""
+    def missed(self, seen: Seen) -> None:
+        """The table shows a position it did not see reached (a page opened or reloaded, a
+        phone back from sleep after moves): the roll it kept is not the newest, and the
+        status line says the newest thing that happened, where it was empty or stale."""
         self.last_roll = None
+        self.status = last_move(seen)
 
     # --- the screen ------------------------------------------------------------------------
 

@@ -129,7 +129,7 @@ class TvView:
             return
         if self._changed not in self.game.listeners:
             self.game.subscribe(self._changed)
-        self.model.missed()
+        self.model.missed(self.seen())
         with self.root:
             self.redraw([])
 

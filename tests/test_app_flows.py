@@ -309,6 +309,8 @@ async def test_solo_game_to_a_first_move(app_server: Server, table_user: User) -
     # The 3 is left, and only the piece just entered can use it.
     assert ids_starting(user, "portion-") == ["portion-3"]
     assert [enabled(user, f"piece-{k}") for k in range(1, 5)] == [True, False, False, False]
+    await user.open("/play")  # a reload: the status line says the last move (it was empty)
+    assert text(user, "status") == "Ruby entered piece 1"
 
     # Use the chip, then the piece on the board.
     await click(user, "portion-3")
