@@ -54,6 +54,8 @@ from .turns import (
 )
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
+"""A game's id as the server makes them (128 random bits): anything else is no game's, and is
+not looked up."""
 SPEEDS = {"1×": 1.0, "2×": 0.5, "4×": 0.25}
 """Seconds per step when the replay plays by itself."""
 Continue = Callable[[Record, Step], Awaitable[None]]

@@ -853,15 +853,11 @@ def rules_page(server: Server, kind: str) -> None:
         ui.link("Back", "/").classes("touch-target").props('data-testid=back')
 
 
-GAME_ID_LENGTH = 64
-"""Longer ids are no game's (the server's are 32 hex digits), and are not looked up."""
-
-
 async def charts_page(server: Server, game_id: str) -> None:
     """The race and the luck of the dice of a finished game, for anyone with its address
     (a game's id is 128 random bits); for a game going on, when they will come."""
     frame(server, f"Charts · {APP_NAME}")
-    row = await server.store.game(game_id) if len(game_id) <= GAME_ID_LENGTH else None
+    row = await server.store.game(game_id) if GAME_ID.fullmatch(game_id) else None
     raw = await stored_record(server.store, game_id) if row is not None else None
     # the replay takes a tenth of a second or two: on a thread, so the tables keep going
     shown = (await asyncio.to_thread(finished_game, raw) if raw is not None
