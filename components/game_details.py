@@ -33,7 +33,7 @@ def game_details(game: LiveGame) -> None:
     with ui.row().classes("gap-2 items-center"):
         ui.link("Download the record", record_url(game.id)).classes(
             "btn btn-md btn-outline tone-primary touch-target").props(
-            f'data-testid=export-record download="{game.kind}-{game.id[:8]}.json"')
+            'data-testid=export-record download=""')  # the file's name is the server's
         PlainButton("Copy position", on_click=copy_position).props(
             'data-testid=copy-position')
         ui.link("My games", "/games").classes("touch-target")

@@ -32,10 +32,12 @@ async def test_a_game_record_downloads_without_its_seed_until_the_game_is_over(
     game = await start_game(app_server, user)
     link = elements(user, "export-record")[0]
     assert link.props["href"] == f"/records/{game.id}.json"
+    assert link.props["download"] == ""  # the name is the server's alone (two names before)
     answer = await user.http_client.get(f"/records/{game.id}.json")
     assert answer.status_code == 200
-    assert answer.headers["content-disposition"].startswith("attachment; filename=")
     record = answer.json()
+    assert answer.headers["content-disposition"] == (
+        f'attachment; filename="parcheesi-{record["created"][:10]}-{game.id[:8]}.json"')
     assert record["game"] == "parcheesi" and "seed" not in record
     assert record["commitment"] == game.commitment
     for wrong in ("nothing", "0" * 32, "../../etc/passwd"):
