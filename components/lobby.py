@@ -21,7 +21,7 @@ from parcheesi.server.clocks import clock_words
 from parcheesi.server.live import HUMAN, NAME_LENGTH
 from parcheesi.server.people import Person
 from parcheesi.server.rooms import (
-    ABSENT_BEFORE_REPLACE,
+    REPLACEABLE_AFTER,
     Room,
     RoomError,
     Rooms,
@@ -458,19 +458,13 @@ class HostTools:
         """The seat's player by name (their colour's when they gave none)."""
         return self.room.seats[colour].name or self.rules.colours[colour].title()
 
-    def why(self, colour: int) -> str:
-        """Why the seat may be replaced, e.g. "away for 2 min"."""
-        away = self.rooms.absent_for(self.room, colour)
-        if away >= ABSENT_BEFORE_REPLACE:
-            return f"away for {int(away // 60)} min"
-        return "time ran out three moves in a row"
-
     def refresh(self, _: Room | None = None) -> None:
         """Show who may be replaced now (only what changed is drawn again)."""
         if self.button.is_deleted:  # the page moved on to the room's next game
             self.rooms.unsubscribe(self.room, self.refresh)
             return
-        listed = tuple((colour, self.why(colour)) for colour in self.rooms.replaceable(self.room))
+        listed = tuple((colour, self.rooms.why_replaceable(self.room, colour))
+                       for colour in self.rooms.replaceable(self.room))
         if listed == self.drawn:
             return
         self.drawn = listed
@@ -481,10 +475,9 @@ class HostTools:
             if listed else "Host tools")
         self.choice.set_visibility(bool(listed))
         self.intro.set_text(
-            "These players have been away for a minute, or their time ran out three moves in "
-            "a row. You may let a computer take their seat." if listed else
-            "Everyone is here. When a player has been away for a minute, or their time ran "
-            "out three moves in a row, you may let a computer take their seat here.")
+            f"These players have {REPLACEABLE_AFTER}. You may let a computer take their "
+            "seat." if listed else f"Everyone is here. When a player has {REPLACEABLE_AFTER}, "
+            "you may let a computer take their seat here.")
         self.absent.clear()
         with self.absent:
             for colour, why in listed:

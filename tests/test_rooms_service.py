@@ -608,6 +608,7 @@ async def test_the_host_may_replace_a_player_absent_for_a_minute(server: Server)
     assert rooms.replaceable(room) == []
     clock.advance(1)
     assert rooms.replaceable(room) == [SAPPHIRE]
+    assert rooms.why_replaceable(room, SAPPHIRE) == "away for 1 min"  # the host tools' words
 
     # Never by anyone but the host, never the host's own seat, only as a real computer.
     rooms.disconnect(room, RUBY)

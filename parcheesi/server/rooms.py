@@ -59,6 +59,9 @@ ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 ABSENT_BEFORE_REPLACE = 60.0
 """Seconds without a connection before the host may hand a seat to a computer."""
+REPLACEABLE_AFTER = "been away for a minute, or their time ran out three moves in a row"
+"""When the host may hand a player's seat to a computer, in words (:data:`ABSENT_BEFORE_REPLACE`
+and :data:`~parcheesi.server.clocks.TIMEOUTS_BEFORE_REPLACE`): "a player who has ..."."""
 EXPIRY = timedelta(days=30)
 ACTIVITY_PRECISION = timedelta(minutes=1)
 """A room's last action time is written at most this often (it only decides expiry)."""
@@ -769,23 +772,32 @@ class Rooms:
         return self.clock() - since
 
     def replaceable(self, room: Room) -> list[int]:
-        """Human seats (not the host's) the host may replace: absent long enough, or whose
-        time ran out :data:`~parcheesi.server.clocks.TIMEOUTS_BEFORE_REPLACE` moves in a row
-        (connected or not)."""
+        """Human seats (not the host's) the host may replace now (:meth:`why_replaceable`)."""
+        if room.status != RoomStatus.PLAYING:
+            return []
+        return [s.colour for s in room.human_seats()
+                if s.colour != room.host and self.why_replaceable(room, s.colour)]
+
+    def why_replaceable(self, room: Room, colour: int) -> str:
+        """Why the host may replace a seat's player, in words ("away for 2 min"), or "" when
+        the player is not away long enough (:data:`ABSENT_BEFORE_REPLACE`) and their time
+        did not run out :data:`~parcheesi.server.clocks.TIMEOUTS_BEFORE_REPLACE` moves in a
+        row (connected or not)."""
+        away = self.absent_for(room, colour)
+        if away >= ABSENT_BEFORE_REPLACE:
+            return f"away for {int(away // 60)} min"
         game = room.watched
-        return [s.colour for s in room.human_seats() if s.colour != room.host
-                and room.status == RoomStatus.PLAYING
-                and (self.absent_for(room, s.colour) >= ABSENT_BEFORE_REPLACE
-                     or (game is not None and game.id == room.game_id
-                         and game.timed_out_in_a_row(s.colour) >= TIMEOUTS_BEFORE_REPLACE))]
+        if game is not None and game.id == room.game_id \
+                and game.timed_out_in_a_row(colour) >= TIMEOUTS_BEFORE_REPLACE:
+            return "time ran out three moves in a row"
+        return ""
 
     async def replace(self, room: Room, token: str | None, colour: int, level: str) -> None:
         """The host hands an absent human's seat to a computer of ``level``."""
         self._require_host(room, token)
         _check_level(room.kind, level)
         if colour not in self.replaceable(room):
-            raise RoomError("Only a player who has been away for a minute, or whose time ran "
-                            "out three moves in a row, can be replaced.")
+            raise RoomError(f"A player can be replaced only when they have {REPLACEABLE_AFTER}.")
         await self._reseat(room, colour, kind=COMPUTER, level=level, token_hash=None,
                            replaced_hash=room.seats[colour].token_hash, away=False,
                            person="")
