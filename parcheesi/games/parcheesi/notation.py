@@ -27,7 +27,7 @@ from ...core.state import Phase, Pieces
 from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, START, opposite, track_square
 from .dice import Dice
 from .state import State, blockade_pairs
-from .turns import Action, Move, Reward
+from .turns import CAPTURE_REWARD, HOME_REWARD, Action, Move, Reward
 
 KIND = "parcheesi"
 """The game's name in JSON (a request's ``game``) and in storage (the ``kind`` column)."""
@@ -183,8 +183,8 @@ def action_from_json(obj: Any) -> Action:
             raise NotationError("portions must be a list of one to four values 1..6")
         return Move(piece - 1, tuple(portions))
     amount = obj.get("amount")
-    if amount not in (10, 20) or isinstance(amount, bool):
-        raise NotationError("a reward amount is 10 or 20")
+    if amount not in (HOME_REWARD, CAPTURE_REWARD) or isinstance(amount, bool):
+        raise NotationError(f"a reward amount is {HOME_REWARD} or {CAPTURE_REWARD}")
     return Reward(piece - 1, amount)
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ...core.state import Pieces
 from .board import HOME, LAST_TRACK, SAFE_SQUARES, START, TRACK_LENGTH, TRACK_SQUARES, entry_square
+from .turns import CAPTURE_REWARD
 
 ALL_HOME = (HOME,) * 4
 
@@ -191,15 +192,17 @@ def _turn_chance(colour: int, own: tuple[int, ...], blocked: tuple[int, ...],
 
 @lru_cache(maxsize=8192)
 def _bonus_targets(colour: int, own: tuple[int, ...], blocked: tuple[int, ...]) -> frozenset[int]:
-    """The ordinary track squares exactly 20 squares ahead of one of ``colour``'s pieces on
-    the track with no blockade on the way: where a capture bonus can land."""
+    """The ordinary track squares exactly a capture's bonus (20 squares) ahead of one of
+    ``colour``'s pieces on the track with no blockade on the way: where a capture bonus can
+    land."""
     to_progress = _SQUARE_TO_PROGRESS[colour]
     squares = TRACK_SQUARES[colour]
     walls = [to_progress[sq] for sq in blocked]
     targets = set()
     for p in set(own):
-        if 0 <= p <= LAST_TRACK - 20 and not any(p < w <= p + 20 for w in walls):
-            sq = squares[p + 20]
+        if 0 <= p <= LAST_TRACK - CAPTURE_REWARD and not any(
+                p < w <= p + CAPTURE_REWARD for w in walls):
+            sq = squares[p + CAPTURE_REWARD]
             if sq not in SAFE_SQUARES:
                 targets.add(sq)
     return frozenset(targets)

@@ -451,8 +451,8 @@ def roll_outcomes(state: State) -> list[tuple[State, list[Action]]]:
         homes = state.mover.count(HOME)
         for final in sorted(plan.finals()):
             mover, captured, _ = final
-            earned = ((20,) * captured.bit_count()
-                      + (10,) * (mover.count(HOME) - homes))
+            earned = ((CAPTURE_REWARD,) * captured.bit_count()
+                      + (HOME_REWARD,) * (mover.count(HOME) - homes))
             actions: list[Action] = [Move(piece, spent) for piece, spent in plan.path(final)]
             _search_rewards(state, plan.view, mover, captured, state.rewards + earned, actions,
                             results)
@@ -486,8 +486,8 @@ def _search_rewards(state: State, view: View, mover: tuple[int, ...], captured: 
                     if result is None:
                         continue
                     moved, caught, cap_x = result
-                    earned = ((20,) if cap_x >= 0 else ()) + (
-                        (10,) if moved[piece] == HOME else ())
+                    earned = ((CAPTURE_REWARD,) if cap_x >= 0 else ()) + (
+                        (HOME_REWARD,) if moved[piece] == HOME else ())
                     children.append((moved, caught, tuple(sorted(rest + earned, reverse=True)),
                                      [*actions, Reward(piece, amount)]))
         if children:
