@@ -17,7 +17,7 @@ from nicegui import ui
 from nicegui.elements.mixins.text_element import TextElement
 
 from parcheesi.core.registry import games, plays, rules_for
-from parcheesi.core.words import place_name
+from parcheesi.core.words import counted, place_name
 from parcheesi.server.leaderboard import Meeting, Profile, profile
 from parcheesi.server.people import (
     LINK_MINUTES,
@@ -25,7 +25,7 @@ from parcheesi.server.people import (
     Person,
     PersonError,
 )
-from parcheesi.server.ratings import PROVISIONAL_GAMES, ResultRow, shown
+from parcheesi.server.ratings import ResultRow, provisional, shown
 from parcheesi.server.store import aware
 
 from .charts_page import DARK, LIGHT, Ink, axis
@@ -76,10 +76,9 @@ def rating_lines(history: dict[str, list[tuple[datetime, int]]]) -> list[str]:
     lines = []
     for kind, points in history.items():
         now, high = points[-1][1], max(rating for _, rating in points)
-        games_word = "game" if len(points) == 1 else "games"
-        note = ", provisional" if len(points) < PROVISIONAL_GAMES else ""
-        lines.append(f"{rules_for(kind).title}: {now} after {len(points)} rated "
-                     f"{games_word}{note}; highest {high}.")
+        note = ", provisional" if provisional(len(points)) else ""
+        lines.append(f"{rules_for(kind).title}: {now} after {counted(len(points), 'rated game')}"
+                     f"{note}; highest {high}.")
     return lines
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .people import Person
-from .ratings import PROVISIONAL_GAMES, ResultRow, shown
+from .ratings import ResultRow, provisional, shown
 from .store import aware
 
 RECENT_GAMES = 20
@@ -72,7 +72,7 @@ def leaderboard(results: Sequence[ResultRow], people: dict[str, Person]) -> list
         rating, rated = _rating(theirs)
         rows.append((rating, rated, person_id, theirs))
     rows.sort(key=lambda row: (-row[0], -len(row[3]), people[row[2]].name.casefold()))
-    return [Entry(rank, people[person_id], rating, rated < PROVISIONAL_GAMES, len(theirs),
+    return [Entry(rank, people[person_id], rating, provisional(rated), len(theirs),
                   sum(r.place == 1 for r in theirs),
                   round(sum(r.place for r in theirs) / len(theirs), 2), _streak(theirs),
                   aware(theirs[-1].finished_at))

@@ -54,9 +54,18 @@ SHOWN_BASE, SHOWN_SCALE = 1000, 40
 """The shown number: ``SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma)``."""
 
 
+def provisional(rated_games: int) -> bool:
+    """Whether a rating after ``rated_games`` games is still provisional (shown as such)."""
+    return rated_games < PROVISIONAL_GAMES
+
+
 def shown(mu: float, sigma: float) -> int:
     """The one number a person sees for a rating (conservative: mu less three sigma)."""
     return round(SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma))
+
+
+UNRATED = shown(MODEL.mu, MODEL.sigma)
+"""The number shown for someone with no rated game yet (the model's first rating)."""
 
 
 class FinishRow(SQLModel, table=True):

@@ -39,7 +39,7 @@ from ..core.registry import AnyRules, rules_for
 from .clocks import TURN_CLOCKS, UNKNOWN_CLOCK
 from .live import COMPUTER, HUMAN, LiveGame, Seat, load_record
 from .people import People
-from .ratings import Ratings
+from .ratings import UNRATED, Ratings
 from .rooms import Room, Rooms, RoomSeat, RoomStatus, new_code, normalise_code
 from .shards import room_key, room_of
 from .signals import Quiet, Signals
@@ -300,14 +300,14 @@ class Tournaments:
             if person is None or person.is_computer:
                 raise TournamentError("One of the people entered is not on this server "
                                       "any more.")
-            entrants.append(Entrant(person.id, current.get(person.id, _UNRATED)))
+            entrants.append(Entrant(person.id, current.get(person.id, UNRATED)))
             names[person.id] = person.name
         numbers: dict[str, int] = {}
         for level in request.computers:
             numbers[level] = numbers.get(level, 0) + 1
             computer = await self.people.computer(request.kind, level)
             entrant = f"{level}-{numbers[level]}"
-            entrants.append(Entrant(entrant, current.get(computer.id, _UNRATED), level))
+            entrants.append(Entrant(entrant, current.get(computer.id, UNRATED), level))
             names[entrant] = f"{level.title()} computer {numbers[level]}"
         return entrants, names
 
@@ -633,10 +633,6 @@ class Tournaments:
         self._notify(contest)
         await self.signals.send("tournament", code)
         return contest
-
-
-_UNRATED = 1000
-"""The seeding rating of an entrant with no rated game (what the leaderboard shows)."""
 
 
 def _checked(request: Request) -> AnyRules:
