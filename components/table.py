@@ -25,7 +25,7 @@ from parcheesi.core.events import OpeningRolled, Rolled
 from parcheesi.core.rules import Action, Event
 from parcheesi.core.state import IllegalAction
 from parcheesi.server.clocks import clock_words
-from parcheesi.server.live import STALE, LiveGame, Refused, SaveFailed, Seating
+from parcheesi.server.live import NOT_POSSIBLE, STALE, LiveGame, Refused, SaveFailed, Seating
 from parcheesi.server.ratings import Change
 
 from .badges import Badges
@@ -47,7 +47,6 @@ CLOSE_ICON = ("M19 6.41L17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 
               "19 17.59 13.41 12z|0 0 24 24")
 """A close cross drawn as an SVG path (the pages load no icon font)."""
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
-NOT_POSSIBLE = "That move is not possible now."
 NOT_THROUGH = "That did not go through. Please try again."
 TAKEN_BACK = "Move taken back: play this roll again."
 HAND_OVER_NOTE = "Tap when you have the phone."

@@ -50,6 +50,8 @@ IDLE_BEFORE_UNLOAD = 300.0
 """Seconds a game with no page holding it stays in memory before the hub lets it go."""
 STALE = "That was already played."
 """The refusal of an action made against a position that is no longer current."""
+NOT_POSSIBLE = "That move is not possible now."
+"""An action the rules do not allow, in a player's words (the engine's are for the log)."""
 NOTHING_TO_UNDO = "There is no move of yours in this roll to take back."
 
 Clock = Callable[[], float]
@@ -450,7 +452,7 @@ class LiveGame:
             try:
                 new, events = self.rules.apply(self.state, action, self.dice)
             except IllegalAction as error:
-                raise Refused("That move is not possible now.", str(error)) from None
+                raise Refused(NOT_POSSIBLE, str(error)) from None
             started = timed_out and self.finishing != self.version
             timeouts = self._timeouts_after(mover, computer, timed_out, started)
             deadline = self._deadline_after(new, mover)
