@@ -22,6 +22,7 @@ from parcheesi.server.charts import Charts, Luck, charts_of
 from parcheesi.server.live import Seat
 from parcheesi.server.records import Record, RecordError, read_record, replay
 
+from .palette import DARK_TOKENS, LIGHT_TOKENS
 from .updates import set_props
 
 AVERAGE_GREY = "#9e9892"
@@ -35,12 +36,15 @@ class Ink:
     text: str
     muted: str
     line: str
-    surface: str
+
+    @classmethod
+    def of(cls, tokens: dict[str, str]) -> Ink:
+        return cls(text=tokens["text"], muted=tokens["muted"], line=tokens["line"])
 
 
-LIGHT = Ink(text="#1d1b19", muted="#5f5953", line="#d8d2cb", surface="#ffffff")
-DARK = Ink(text="#f2eee9", muted="#b9b1a8", line="#4a443e", surface="#23201d")
-"""The design tokens of ``style.css`` (ECharts draws on a canvas, which reads no CSS)."""
+LIGHT = Ink.of(LIGHT_TOKENS)
+DARK = Ink.of(DARK_TOKENS)
+"""The pages' design colours (ECharts draws on a canvas, which reads no CSS)."""
 
 
 @dataclass(frozen=True)

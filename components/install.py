@@ -22,7 +22,8 @@ ICONS = Path(__file__).parent / "static" / "icons"
 ICONS_URL = "/icons"
 MANIFEST_URL = "/manifest.webmanifest"
 BACKGROUND = "#f6efe4"
-"""The board's paper colour: the splash screen behind the icon."""
+"""The paper colour of the icon's board (``static/icons/icon.svg``): the splash screen
+behind the icon."""
 
 ICON = f"{ICONS_URL}/icon-192.png"
 """The app's icon: the tab's and a turn notification's."""

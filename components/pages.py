@@ -55,7 +55,7 @@ from .lobby import (
     table_tools,
 )
 from .missing import missing
-from .palette import PRIMARY, tone_css
+from .palette import PRIMARY, token_css, tone_css
 from .people_page import PeoplePage
 from .person import playing_as, this_person
 from .person_page import link_page, person_page
@@ -284,7 +284,7 @@ def share_head() -> None:
     thousands of copies)."""
     if shared_head() not in Client.shared_head_html:
         ui.add_head_html(shared_head(), shared=True)
-        ui.add_css(STYLE + tone_css(), shared=True)
+        ui.add_css(token_css() + "\n" + STYLE + tone_css(), shared=True)
 
 
 def page_head(title: str) -> None:
