@@ -74,7 +74,8 @@ class ReactionFeed:
         """The reactions on screen, oldest first, with when each was sent."""
         self.root = ui.element("div").classes(
             "reaction-feed" + (" reaction-feed-tv" if tv else "")).props(
-            'role=status aria-live=polite aria-relevant=additions data-testid=reaction-feed')
+            'role=status aria-live=polite aria-relevant=additions data-testid=reaction-feed'
+        ).style(f"--shown-for: {SHOWN_FOR}s")  # the reactions' fading lasts as long
         self.timer = ui.timer(EXPIRY_TICK, self.expire, active=False)
         rooms.subscribe_reactions(room, self.show)
         ui.context.client.on_delete(self.close)

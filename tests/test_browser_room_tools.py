@@ -209,6 +209,9 @@ def test_a_phone_s_host_tools_and_reactions_and_a_tv_s_join_box(
     page.wait(lambda: page.text("reaction") == "Hana: Nice capture!", "Hana's reaction")
     page.still()
     driver.save_screenshot(str(shots / "phone-reaction-shown.png"))
+    # it fades out over the time the server shows it for (two numbers that had to agree)
+    assert driver.execute_script("return getComputedStyle(document.querySelector("
+                                 "'[data-testid=reaction]')).animationDuration") == "3s"
 
     # The TV: the room code and the QR code of its join link in the side column's corner.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", TV_VIEWPORT)
