@@ -36,7 +36,7 @@ from parcheesi.server.records import (
 )
 from parcheesi.server.rooms import Rooms
 from parcheesi.server.shards import room_of
-from parcheesi.server.store import GameRow
+from parcheesi.server.store import ONLINE, GameRow
 
 from .board_view import Board
 from .buttons import PlainButton
@@ -115,7 +115,7 @@ def game_entry(row: GameRow, browser: str | None, now: datetime) -> ui.element |
     ongoing = not where.startswith("/replay/")
     mark = None
     with ui.element("li").classes("game-entry").props(f'data-testid=game-{row.id}'):
-        mode = "online" if row.mode == "online" else "on this device"
+        mode = "online" if row.mode == ONLINE else "on this device"
         ui.label(f"{rules.title} · {mode} · {_when(row.created_at)}").classes("font-medium")
         ui.label(players).classes("text-sm")
         with ui.element("div").classes("game-turn text-sm"):
@@ -130,7 +130,7 @@ def game_entry(row: GameRow, browser: str | None, now: datetime) -> ui.element |
             with ui.element("div").classes("text-sm"):
                 countdown(turn.deadline, now, lead=False)
         with ui.row().classes("gap-2"):
-            if ongoing and (row.owner == browser or row.mode == "online"):
+            if ongoing and (row.owner == browser or row.mode == ONLINE):
                 ui.link("Continue", where).classes("btn btn-md btn-filled tone-primary").props(
                     'data-testid=open-game')
             ui.link("Replay", f"/replay/{row.id}").classes(
@@ -159,7 +159,7 @@ async def my_games_page(server: Server, browser: str, host: bool,
         with ui.element("ul").classes("game-list w-full").props('data-testid=games'):
             for row in rows:
                 mark = game_entry(row, browser, now)
-                if mark is not None and row.mode == "online":
+                if mark is not None and row.mode == ONLINE:
                     online.append((row, mark))
         box, error = import_box()
     if not await connected():

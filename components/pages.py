@@ -26,7 +26,6 @@ from parcheesi.core.notation import brief
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
 from parcheesi.server import fairness
 from parcheesi.server.live import (
-    SAME_DEVICE,
     LiveGame,
     LocalSeating,
     Seat,
@@ -37,6 +36,7 @@ from parcheesi.server.people import Person
 from parcheesi.server.records import Record, Step, stored_record
 from parcheesi.server.rooms import Busy, Room, RoomError, Rooms, RoomSeating, RoomStatus
 from parcheesi.server.runner import ensure_runner
+from parcheesi.server.store import ONLINE, SAME_DEVICE, SOLO
 
 from .badges import CLOCK_SCRIPT
 from .charts_page import DARK, ChartsView, finished_game
@@ -471,7 +471,7 @@ async def new_game_page(server: Server) -> None:
 
     async def start(mode: str, seats: list[Seat], kind: str, house: tuple[str, ...],
                     clock: int, stand_in: str) -> None:
-        if mode == "online":
+        if mode == ONLINE:
             try:
                 room, token = await rooms.create(seats, kind, house, clock, stand_in)
             except RoomError as error:
@@ -515,7 +515,7 @@ async def play_page(server: Server) -> None:
     header = frame(server, f"{game.rules.title} · {APP_NAME}", game.rules.title)
     settings = Settings(app.storage.user)
     humans = [s.colour for s in game.seats.values() if s.is_human]
-    local = humans[0] if game.mode == "solo" and humans else None
+    local = humans[0] if game.mode == SOLO and humans else None
     owner = browser_id()
 
     async def play_again() -> None:

@@ -24,6 +24,7 @@ from parcheesi.server.live import (
     check_seats,
 )
 from parcheesi.server.people import GUEST, GUEST_NAME, Person
+from parcheesi.server.store import ONLINE, SAME_DEVICE, SOLO
 
 Start = Callable[[str, list[Seat], str, tuple[str, ...], int, str], Awaitable[None]]
 """What the form calls on submit: (mode, seats, game kind, house rules, turn clock: seconds a
@@ -53,7 +54,7 @@ class SeatRow:
         computers at the others."""
         if self.chosen is not None:
             return self.chosen
-        return HUMAN if mode == "online" or self.colour == 0 else COMPUTER
+        return HUMAN if mode == ONLINE or self.colour == 0 else COMPUTER
 
 
 class SetupForm:
@@ -67,7 +68,7 @@ class SetupForm:
         self.identify = identify
         self.me: Person | None = None
         self.kind = DEFAULT_GAME
-        self.mode = "solo"
+        self.mode = SOLO
         self.count = 4
         self.pair: tuple[int, ...] = ()
         """The colours of a two-player table (``()``: the game's first pair); kept by colour
@@ -87,7 +88,7 @@ class SetupForm:
                           on_change=lambda e: self._set_game(e.value)).props(
                     'aria-label="Game" data-testid=game')
             ui.label("Who is playing?").classes("text-lg font-medium")
-            ui.toggle({"solo": "Solo", "same_device": "Same device", "online": "Online room"},
+            ui.toggle({SOLO: "Solo", SAME_DEVICE: "Same device", ONLINE: "Online room"},
                       value=self.mode,
                       on_change=lambda e: self._set("mode", e.value)).props(
                 'aria-label="Mode" data-testid=mode')
@@ -175,10 +176,10 @@ class SetupForm:
         elif self.count == 3:
             self._left_out_view()
         colours = self.colours()
-        if self.mode == "online":
+        if self.mode == ONLINE:
             ui.label("You host the room from this browser. Invite friends to the other "
                      "human seats with the room code or link.").classes("text-sm text-grey-8")
-        if self.mode in ("solo", "online"):
+        if self.mode in (SOLO, ONLINE):
             if self.human not in colours:
                 self.human = colours[0]
             ui.select({c: self._title(c) for c in colours}, value=self.human,
@@ -186,7 +187,7 @@ class SetupForm:
                       ).props('data-testid=your-colour').classes("w-48")
         for colour in colours:
             self._seat_row(self._row(colour))
-        if self.mode == "online":
+        if self.mode == ONLINE:
             self._clock_view()
 
     def _pair_view(self) -> None:
@@ -230,8 +231,8 @@ class SetupForm:
 
     def _seat_row(self, row: SeatRow) -> None:
         name = self.rules.colours[row.colour]
-        solo = self.mode == "solo"
-        mine = self.mode in ("solo", "online") and row.colour == self.human
+        solo = self.mode == SOLO
+        mine = self.mode in (SOLO, ONLINE) and row.colour == self.human
         is_human = mine or (not solo and row.kind(self.mode) == HUMAN)
         with ui.row().classes("w-full items-center gap-2 no-wrap seat-row").props(
                 f'data-testid=seat-{name}'):
@@ -243,12 +244,12 @@ class SetupForm:
             if solo or mine:
                 ui.label("You" if mine else "Computer").classes("w-24")
             else:
-                human = "Invited player" if self.mode == "online" else "Human"
+                human = "Invited player" if self.mode == ONLINE else "Human"
                 ui.select({HUMAN: human, COMPUTER: "Computer"}, value=row.kind(self.mode),
                           on_change=lambda e, r=row: self._set_row(r, "chosen", e.value)).props(
                     f'dense aria-label="{name.title()} player" data-testid=kind-{name}'
                 ).classes("w-28")
-            if self.mode == "online" and is_human and not mine:
+            if self.mode == ONLINE and is_human and not mine:
                 ui.label("joins with the code").classes("grow text-grey-7")
             elif is_human:
                 self._who(row, name, mine)
@@ -287,11 +288,11 @@ class SetupForm:
         """One seat as the form says: who plays it, under which name, for which person (a
         room's invited seats are named by whoever takes them)."""
         row = self._row(colour)
-        mine = self.mode in ("solo", "online") and colour == self.human
-        human = mine if self.mode == "solo" else (mine or row.kind(self.mode) == HUMAN)
+        mine = self.mode in (SOLO, ONLINE) and colour == self.human
+        human = mine if self.mode == SOLO else (mine or row.kind(self.mode) == HUMAN)
         if not human:
             return Seat(colour=colour, kind=COMPUTER, level=row.level)
-        named = self.mode != "online" or mine
+        named = self.mode != ONLINE or mine
         person = self._person_of(row, mine)
         typed = row.name.strip() if named and (mine or person is None) else ""
         return Seat(colour=colour, kind=HUMAN, level=row.level,
@@ -302,7 +303,7 @@ class SetupForm:
         """The person a human seat's results count for (None: a guest)."""
         if mine:
             return self.me
-        return self.people.get(row.person) if self.mode == "same_device" else None
+        return self.people.get(row.person) if self.mode == SAME_DEVICE else None
 
     def _set_row(self, row: SeatRow, attribute: str, value: str) -> None:
         """Change a seat row and redraw (a name box appears for humans, a level for computers)."""
@@ -313,7 +314,7 @@ class SetupForm:
     def seats(self) -> list[Seat]:
         """The seats in colour order; online, the host's own seat comes first."""
         seats = [self._seat(colour) for colour in self.colours()]
-        if self.mode == "online":
+        if self.mode == ONLINE:
             seats.sort(key=lambda s: s.colour != self.human)
         return seats
 
@@ -322,10 +323,10 @@ class SetupForm:
             self.me = await self.identify()
         seats = self.seats()
         try:
-            check_seats("same_device" if self.mode == "online" else self.mode, seats,
+            check_seats(SAME_DEVICE if self.mode == ONLINE else self.mode, seats,
                         self.kind)
         except SetupError as error:
             self.error.set_text(str(error))
             return
         await self.on_start(self.mode, seats, self.kind, tuple(sorted(self.house)),
-                            self.clock if self.mode == "online" else 0, self.stand_in)
+                            self.clock if self.mode == ONLINE else 0, self.stand_in)

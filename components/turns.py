@@ -26,7 +26,7 @@ from parcheesi.core.rules import State
 from parcheesi.server.live import LiveGame, Seat, seats_of
 from parcheesi.server.rooms import Room, Rooms, RoomStatus
 from parcheesi.server.shards import room_of
-from parcheesi.server.store import GameRow, Store, aware
+from parcheesi.server.store import ONLINE, GameRow, Store, aware
 
 from .install import ICON
 from .lobby import read_token, spaced_code, stored_room_codes, waiting_words
@@ -85,7 +85,7 @@ def local_turn_of_row(row: GameRow, browser: str | None) -> Turn | None:
     """A stored game's turn for ``browser``, as far as the server knows it without the
     browser's seat tokens: a local game of its own is its move when a human seat is to act;
     an online game's seat is known only from the tokens (:func:`held_seats`)."""
-    own = row.mode != "online" and row.owner == browser
+    own = row.mode != ONLINE and row.owner == browser
     return turn_of_row(row, human_colours(seats_of(row)) if own else ())
 
 

@@ -34,7 +34,18 @@ from ..core.state import IllegalAction
 from . import fairness
 from .loading import SingleFlight
 from .shards import Alone, Elsewhere, Ownership, Shard
-from .store import Clocked, GameRow, Store, VersionConflict, aware, house_of, house_text
+from .store import (
+    LOCAL_MODES,
+    SAME_DEVICE,
+    SOLO,
+    Clocked,
+    GameRow,
+    Store,
+    VersionConflict,
+    aware,
+    house_of,
+    house_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +53,8 @@ HUMAN = "human"
 COMPUTER = "computer"
 NAME_LENGTH = 24
 """Characters a player's name may have."""
-MODES = ("same_device", "solo")
-"""Local game modes; online games (mode ``online``) belong to a room."""
-SAME_DEVICE = MODES[0]
-"""The local mode where everyone plays on one screen (passing the phone round)."""
+MODES = LOCAL_MODES
+"""Local game modes; online games (mode ``ONLINE``) belong to a room."""
 IDLE_BEFORE_UNLOAD = 300.0
 """Seconds a game with no page holding it stays in memory before the hub lets it go."""
 STALE = "That was already played."
@@ -141,7 +150,7 @@ def check_seats(mode: str, seats: list[Seat], kind: str = DEFAULT_GAME,
     for seat in seats:
         _check_seat(seat, rules.table_levels)
     humans = sum(1 for s in seats if s.is_human)
-    if mode == "solo" and humans != 1:
+    if mode == SOLO and humans != 1:
         raise SetupError("a solo game has exactly one human and 1-3 computers")
     return sorted(seats, key=lambda s: s.colour)
 

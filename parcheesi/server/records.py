@@ -19,8 +19,8 @@ from ..core.notation import NotationError, brief, parse_untrusted
 from ..core.registry import AnyRules, plays, rules_for
 from ..core.state import IllegalAction
 from . import fairness
-from .live import COMPUTER, HUMAN, MODES, NAME_LENGTH, Seat, first_state, seats_of
-from .store import GameRow, Store, house_of
+from .live import COMPUTER, HUMAN, NAME_LENGTH, Seat, first_state, seats_of
+from .store import SAME_DEVICE, SOLO, GameRow, Store, house_of
 
 FORMAT = "parcheesi-record"
 VERSION = 1
@@ -73,7 +73,7 @@ class Record:
 
     def local_mode(self) -> str:
         """How the seats would be played on one device (solo: one person at the table)."""
-        return MODES[1] if sum(s.is_human for s in self.seats) == 1 else MODES[0]
+        return SOLO if sum(s.is_human for s in self.seats) == 1 else SAME_DEVICE
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ from .live import (
 from .loading import SingleFlight
 from .shards import Elsewhere, room_key
 from .signals import Quiet, Signals
-from .store import RoomRow, Store, house_of, house_text
+from .store import ONLINE, SAME_DEVICE, RoomRow, Store, house_of, house_text
 
 log = logging.getLogger(__name__)
 
@@ -583,7 +583,7 @@ class Rooms:
             raise RoomError(UNKNOWN_CLOCK)
         host = seats[0].colour
         try:
-            check_seats("same_device", seats, kind, house)
+            check_seats(SAME_DEVICE, seats, kind, house)
         except SetupError as error:
             raise RoomError(str(error)) from None
         stand_in = stand_in or rules_for(kind).default_level
@@ -696,7 +696,7 @@ class Rooms:
             if not room.can_start() and status == RoomStatus.LOBBY:
                 raise RoomError("Every invited seat must be taken and ready before the start.")
             seats = [s.seat() for s in room.seats.values()]
-            row, state = self.hub.new_row(room_key(room.code), "online", seats, room.kind,
+            row, state = self.hub.new_row(room_key(room.code), ONLINE, seats, room.kind,
                                           room.house, start=await self._opening(room, seats),
                                           clock=room.clock, stand_in=room.stand_in)
             before = (room.game_id, room.status, room.last_action_at)

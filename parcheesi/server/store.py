@@ -155,7 +155,11 @@ class RoomRow(SQLModel, table=True):
     last_action_at: datetime = Field(default_factory=_now, index=True)
 
 
-LOCAL_MODES = ("same_device", "solo")
+SAME_DEVICE, SOLO, ONLINE = "same_device", "solo", "online"
+"""A game's ``mode``: everyone on one screen (passing the phone round), one person against
+computers, or a room's game."""
+LOCAL_MODES = (SAME_DEVICE, SOLO)
+"""The modes of a browser's local games."""
 MY_GAMES_LIMIT = 200
 """Games My games lists at most (the newest first)."""
 

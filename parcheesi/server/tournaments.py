@@ -44,7 +44,7 @@ from .rooms import Room, Rooms, RoomSeat, RoomStatus, new_code, normalise_code
 from .shards import room_key, room_of
 from .signals import Quiet, Signals
 from .stopping import wind_down
-from .store import GameRow, RoomRow, Store, VersionConflict, house_of, house_text
+from .store import ONLINE, GameRow, RoomRow, Store, VersionConflict, house_of, house_text
 from .tournament import (
     Entrant,
     Settings,
@@ -552,7 +552,7 @@ class Tournaments:
         seats = [self._seat(contest, colour, entrant)
                  for colour, entrant in contest.colours(table).items()]
         code = new_code()
-        row, _ = self.rooms.hub.new_row(room_key(code), "online", seats, contest.kind,
+        row, _ = self.rooms.hub.new_row(room_key(code), ONLINE, seats, contest.kind,
                                         contest.house, clock=contest.clock,
                                         stand_in=contest.stand_in)
         room = Room(code=code, host=NO_HOST, status=RoomStatus.PLAYING, kind=contest.kind,
