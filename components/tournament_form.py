@@ -13,18 +13,28 @@ from nicegui import ui
 from parcheesi.core.registry import AnyRules, games, rules_for
 from parcheesi.server.clocks import TURN_CLOCKS
 from parcheesi.server.people import Person
-from parcheesi.server.tournament import FORMATS, MOST_ROUNDS, Settings, TournamentError
+from parcheesi.server.tournament import (
+    FORMATS,
+    LARGEST_TABLE,
+    MOST_ROUNDS,
+    POINTS,
+    SMALLEST_TABLE,
+    Settings,
+    TournamentError,
+)
 from parcheesi.server.tournaments import Request, Tournaments
 
 FORMAT_WORDS = {"knockout": "Knockout", "swiss": "Swiss rounds", "robin": "Round robin"}
 """Each format's name on the pages (the engine's :data:`FORMATS` in order)."""
 FORMAT_HELP = {
-    "knockout": "Tables of 2 to 4; the first of each table go through to the next round, "
-                "until the final table. Seats left over go to computers.",
+    "knockout": f"Tables of {SMALLEST_TABLE} to {LARGEST_TABLE}; the first of each table go "
+                "through to the next round, until the final table. Seats left over go to "
+                "computers.",
     "swiss": "A set number of rounds; each round seats the leaders together, avoiding "
-             "rematches. Points by place: 6/4/2/0 at tables of four.",
-    "robin": "Up to four entrants at one table for a set number of games, the seats turning "
-             "each game. Points as in Swiss rounds.",
+             f"rematches. Points by place: {'/'.join(map(str, POINTS[LARGEST_TABLE]))} at "
+             f"tables of {LARGEST_TABLE}.",
+    "robin": f"Up to {LARGEST_TABLE} entrants at one table for a set number of games, the "
+             "seats turning each game. Points as in Swiss rounds.",
 }
 COMPUTERS_LIMIT = 32
 """Computer entrants the form offers at most."""
@@ -126,7 +136,8 @@ class TournamentForm:
             ui.label(FORMAT_HELP[self.format]).classes("text-sm text-grey-8")
             with ui.row().classes("w-full gap-2"):
                 if self.format != "robin":
-                    ui.select([2, 3, 4], value=self.table_size, label="Table size",
+                    ui.select(list(range(SMALLEST_TABLE, LARGEST_TABLE + 1)),
+                              value=self.table_size, label="Table size",
                               on_change=lambda e: setattr(self, "table_size", e.value)).props(
                         'data-testid=tournament-table-size').style(FIELD)
                 if self.format == "knockout":
@@ -152,7 +163,7 @@ class TournamentForm:
                                 filler=self.filler)
         else:
             settings = Settings(self.format, table_size=self.table_size if self.format ==
-                                "swiss" else 4, rounds=self.rounds)
+                                "swiss" else LARGEST_TABLE, rounds=self.rounds)
         entered = tuple(p.id for p in self.people if p.id in self.entered)
         return Request(self.kind, settings, entered, (self.level,) * computers,
                        tuple(sorted(self.house)), self.clock)

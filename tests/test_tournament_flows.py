@@ -9,7 +9,7 @@ from nicegui.testing import User
 from room_helpers import choose, click, shown
 from test_people_flows import become
 from tournament_helpers import play_out
-from ui_helpers import elements, text, until
+from ui_helpers import element, elements, text, until
 
 from components.server import Server
 from parcheesi.server.tournament import Settings
@@ -59,6 +59,8 @@ async def test_a_knockout_from_the_form_to_its_page_and_the_tables(app_server: S
     await open_form(ann)
     await choose(ann.user, "tournament-game", "ludo")
     await choose(ann.user, "tournament-format", "knockout")
+    await ann.user.should_see("Tables of 2 to 4; the first of each table go through")
+    assert list(element(ann.user, "tournament-table-size").options) == [2, 3, 4]
     await click(ann.user, "tournament-entrant-Ben")
     await choose(ann.user, "tournament-computers", 2)
     await choose(ann.user, "tournament-computer-level", "easy")

@@ -17,7 +17,9 @@ round robin), :mod:`.play` (an all-computer tournament for the command line).
 from .formats import champion, create, next_round, over, record, standings
 from .model import (
     FORMATS,
+    LARGEST_TABLE,
     MOST_ROUNDS,
+    SMALLEST_TABLE,
     Entrant,
     Round,
     Settings,
@@ -25,7 +27,8 @@ from .model import (
     Tournament,
     TournamentError,
 )
+from .scoring import POINTS
 
-__all__ = ["FORMATS", "MOST_ROUNDS", "Entrant", "Round", "Settings", "Table", "Tournament",
-           "TournamentError", "champion", "create", "next_round", "over", "record",
-           "standings"]
+__all__ = ["FORMATS", "LARGEST_TABLE", "MOST_ROUNDS", "POINTS", "SMALLEST_TABLE", "Entrant",
+           "Round", "Settings", "Table", "Tournament", "TournamentError", "champion", "create",
+           "next_round", "over", "record", "standings"]
