@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from functools import cache
 from pathlib import Path
 from string import Template
+from urllib.parse import urlsplit
 
 import ifaddr
 from fastapi import Request
@@ -25,6 +26,7 @@ from nicegui.elements.mixins.text_element import TextElement
 from parcheesi.core.notation import brief
 from parcheesi.core.registry import DEFAULT_GAME, games, plays, rules_for
 from parcheesi.server import fairness
+from parcheesi.server.config import Config
 from parcheesi.server.live import (
     LiveGame,
     LocalSeating,
@@ -168,7 +170,7 @@ def register(server: Server) -> None:
     @ui.page("/people/{person_id}")
     async def person(person_id: str) -> None:
         frame(server, f"People · {APP_NAME}")
-        await person_page(server, person_id, lambda: reachable_base(server.config.port),
+        await person_page(server, person_id, lambda: reachable_base(server.config),
                           socket_connected)
 
     @ui.page("/tournaments")
@@ -569,26 +571,34 @@ async def add_randomness(game: LiveGame, colours: list[int]) -> None:
         await game.contribute(colour, value[2 * size * k:2 * size * (k + 1)])
 
 
-def invite_url(code: str, port: int) -> str:
+def invite_url(code: str, config: Config) -> str:
     """The invitation link, with an address phones can reach when the host uses localhost."""
-    return f"{reachable_base(port)}/r/{code}"
+    return f"{reachable_base(config)}/r/{code}"
 
 
-def tv_url(code: str, port: int) -> str:
+def tv_url(code: str, config: Config) -> str:
     """The room's TV view, at an address other devices can reach."""
-    return f"{reachable_base(port)}/tv/{code}"
+    return f"{reachable_base(config)}/tv/{code}"
 
 
-def reachable_base(port: int) -> str:
-    """This server as other devices on the network reach it: the address the page was asked
-    for, or a LAN address when that was localhost."""
+def reachable_base(config: Config) -> str:
+    """This server as other devices on the network reach it (:func:`base_for`)."""
     request = ui.context.client.request
-    host = request.headers.get("host", "") if request else ""
-    scheme = request.url.scheme if request else "http"
-    if not host or host.split(":")[0] in ("localhost", "127.0.0.1", "::1", "[::1]"):
-        urls = lan_urls(port)
-        return urls[0] if urls else f"http://localhost:{port}"
-    return f"{scheme}://{host}"
+    asked = request.headers.get("host", "") if request else ""
+    return base_for(asked, request.url.scheme if request else "http", config.host, config.port)
+
+
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def base_for(asked: str, scheme: str, bound: str, port: int) -> str:
+    """The address a page was ``asked`` for (its Host), unless that was this machine's own:
+    then a LAN address, which phones can open, or, when the server listens on this machine
+    alone (``bound``), localhost: no other device could open a LAN address."""
+    if asked and urlsplit(f"//{asked}").hostname not in LOOPBACK:
+        return f"{scheme}://{asked}"
+    urls = lan_urls(port) if bound not in LOOPBACK else []
+    return urls[0] if urls else f"http://localhost:{port}"
 
 
 async def room_page(server: Server, code: str) -> None:
@@ -634,9 +644,9 @@ async def room_page(server: Server, code: str) -> None:
 
     async def draw() -> None:
         if room.status == RoomStatus.LOBBY:
-            LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config.port),
+            LobbyView(rooms, room, seat["token"], invite_url(room.code, server.config),
                       keys, on_claimed=claimed,
-                      tv_url=tv_url(room.code, server.config.port), person=person)
+                      tv_url=tv_url(room.code, server.config), person=person)
             return
         shown["game"] = room.game_id
         await play_room(server, room, seat["token"], header, settings, browser)
@@ -771,7 +781,7 @@ async def tv_page(server: Server, code: str) -> None:
     page_heading(f"{rules_for(room.kind).title} on TV", hidden=True)
     content = ui.element("div").classes("tv-page")
     ReactionFeed(rooms, room, tv=True)
-    invitation = Invitation(room.code, invite_url(room.code, server.config.port))
+    invitation = Invitation(room.code, invite_url(room.code, server.config))
     shown: dict[str, str | None] = {"game": None}
     views: list[TvView] = []
 

@@ -17,6 +17,7 @@ import pytest
 from nicegui import app
 from nicegui.testing import User
 
+from components import pages
 from components.health import HealthNotice
 from components.server import Server
 from parcheesi.server.config import FLAGS, parse, proxy_settings
@@ -108,6 +109,22 @@ async def test_health_endpoint_reports_the_database(user: User):
                                  base_url="http://test") as client:
         asked = await client.head("/health")  # an uptime monitor's way (405 before)
     assert asked.status_code == 200
+
+
+@pytest.mark.parametrize(("asked", "bound", "base"), [
+    ("192.168.1.20:8080", "0.0.0.0", "http://192.168.1.20:8080"),  # as the phone asked
+    ("games.example", "127.0.0.1", "http://games.example"),  # through a proxy
+    ("localhost:8080", "0.0.0.0", "http://192.168.1.20:8080"),  # the host's own browser
+    ("[::1]:8080", "0.0.0.0", "http://192.168.1.20:8080"),
+    ("", "0.0.0.0", "http://192.168.1.20:8080"),
+    ("localhost:8080", "127.0.0.1", "http://localhost:8080"),  # nobody else could open a LAN
+])
+def test_links_for_other_devices_name_an_address_they_can_open(
+        monkeypatch: pytest.MonkeyPatch, asked: str, bound: str, base: str) -> None:
+    """Invitations, TV links and person links: a server that listens on this machine alone
+    gave a LAN address it does not answer on."""
+    monkeypatch.setattr(pages, "lan_urls", lambda port: [f"http://192.168.1.20:{port}"])
+    assert pages.base_for(asked, "http", bound, 8080) == base
 
 
 def test_forwarded_headers_are_believed_only_from_the_proxies_named(tmp_path):
