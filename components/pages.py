@@ -548,7 +548,11 @@ async def play_page(server: Server) -> None:
     ensure_runner(game, server.config.pace)
     if not await socket_connected():
         return
-    await add_randomness(game, humans)
+    view.shares = asyncio.get_running_loop().create_future()
+    try:
+        await add_randomness(game, humans)
+    finally:
+        view.shares.set_result(None)
     settings.system_reduced_motion = bool(await ask_browser(
         "matchMedia('(prefers-reduced-motion: reduce)').matches", False))
     view.redraw([])

@@ -46,6 +46,9 @@ from .turns import tell_turn, turn_words
 CLOSE_ICON = ("M19 6.41L17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 "
               "19 17.59 13.41 12z|0 0 24 24")
 """A close cross drawn as an SVG path (the pages load no icon font)."""
+SHARES_WAIT = 5.0
+"""Seconds at most the first action waits for this browser's shares of the dice (the
+browser's answer has 3)."""
 NOT_UNDERSTOOD = "That press was not understood. Please try again."
 NOT_THROUGH = "That did not go through. Please try again."
 TAKEN_BACK = "Move taken back: play this roll again."
@@ -91,6 +94,9 @@ class TableView:
         self.chip_values: list[int] = []
         """The dice portion each chip shown stands for, in order."""
         self.busy = False
+        self.shares: asyncio.Future[None] | None = None
+        """This browser's shares of the dice on their way (``pages.add_randomness``): the
+        game's first action waits for them, which a quick first press would leave out."""
         self.result_closed = False
         """Whether this table's player closed the finish card (to look at the final board)."""
         self.finish_drawn: tuple[str | None, bool] = (None, False)
@@ -232,6 +238,8 @@ class TableView:
             return False
         self.busy = True
         try:
+            if version == 0 and self.shares is not None:
+                await asyncio.wait({self.shares}, timeout=SHARES_WAIT)
             await self.seating.act(action, version)
         except (Refused, SaveFailed) as error:
             self.say(str(error))

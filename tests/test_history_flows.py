@@ -3,6 +3,7 @@ live game: download, My games, import (honest and tampered), playing on from a s
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -11,8 +12,19 @@ from nicegui.elements.upload_files import SmallFileUpload
 from nicegui.testing import User
 from nicegui.testing.user_interaction import UserInteraction
 from test_records import honest
-from ui_helpers import browser_id, click, elements, live_game, start_game, stop_runners, text, until
+from ui_helpers import (
+    browser_id,
+    choose,
+    click,
+    elements,
+    live_game,
+    start_game,
+    stop_runners,
+    text,
+    until,
+)
 
+from components import pages
 from components.server import Server
 from parcheesi.server import fairness
 from parcheesi.server.live import COMPUTER, HUMAN, Hub, Seat
@@ -142,6 +154,33 @@ async def test_contributions_are_taken_once_per_human_seat_and_only_before_the_f
     assert not await fresh.contribute(0, share)  # after the first roll
     assert fresh.contributions == {}
     await store.close()
+
+
+async def test_a_first_roll_pressed_before_the_browsers_share_arrives_waits_for_it(
+        app_server: Server, table_user: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick press of Roll, before this browser's share of the dice came back: the roll
+    waits for it, so the dice still follow from it (the roll went first and the share was
+    refused, under a busy machine)."""
+    arrived = asyncio.Event()
+    ask = pages.ask_browser
+
+    async def slow(code: str, default: object = None) -> object:
+        if "getRandomValues" in code:
+            await arrived.wait()  # the browser's answer is on its way
+        return await ask(code, default)
+
+    monkeypatch.setattr(pages, "ask_browser", slow)
+    await table_user.open("/new")
+    await choose(table_user, "player-count", 2)
+    await click(table_user, "start-game", wait=False)  # the page waits for the share
+    await until(lambda: bool(elements(table_user, "roll")), "the table to open")
+    game = await live_game(app_server, table_user)
+    assert game.version == 0 and game.contributions == {}
+    asyncio.get_running_loop().call_later(0.2, arrived.set)
+    await click(table_user, "roll")
+    assert game.version >= 1 and list(game.contributions) == ["ruby"]
+    row = await app_server.store.game(game.id)
+    assert row is not None and json.loads(row.contributions) == game.contributions
 
 
 async def test_copy_position_gives_an_outcomes_request_of_the_table(
