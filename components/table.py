@@ -238,7 +238,7 @@ class TableView:
             return False
         self.busy = True
         try:
-            if version == 0 and self.shares is not None:
+            if version == 0 and self.shares is not None and not self.shares.done():
                 await asyncio.wait({self.shares}, timeout=SHARES_WAIT)
             await self.seating.act(action, version)
         except (Refused, SaveFailed) as error:
