@@ -16,6 +16,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE_WINDOW = (390, 844)
 PHONE_VIEWPORT = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+TV_VIEWPORT = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+"""A television's screen, for the TV views."""
 CHROMIUM_FLAGS = (
     "--headless=new",
     "--no-sandbox",

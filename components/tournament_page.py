@@ -1,7 +1,7 @@
 """The tournaments' pages: the list with the new-tournament form (``/tournaments``), a
 tournament's own page (``/t/{code}``: its bracket, its standings, every table with its room
 and TV view, the champion at the end) and its TV view (``/tv/t/{code}``: the same large, and
-the tables in progress with their boards small).
+the tables in progress sharing the screen below).
 
 The pages read a tournament as the server holds it and redraw whenever it moves on (a
 table's result, the next round drawn); the only thing they change is the host's taking an
@@ -138,7 +138,7 @@ async def tournaments_page(server: Server, connected: Connected) -> None:
 async def tournament_page(server: Server, code: str, connected: Connected,
                           tv: bool = False) -> None:
     """One tournament, live, for its page; ``tv``: for a TV (no header, the bracket and
-    standings large, the tables in progress with their boards small, nobody's table)."""
+    standings large, the tables in progress sharing the screen below, nobody's table)."""
     if tv:
         ui.query("body").classes("tv-body")
     contest = await server.tournaments.get(code)
@@ -315,15 +315,23 @@ class TournamentView:
                 "aria-label": f"Take out {name}: a computer plays their seats"})
 
     def _boards(self) -> None:
-        """The tables in progress, each its room's TV view, small."""
+        """The tables in progress, each its room's TV view, as large as the screen below the
+        bracket allows: one table across the screen, up to four in a row."""
         playing = self.contest.playing()
         if not playing:
             return
-        with ui.element("div").classes("tv-tables"):
+        columns = min(len(playing), TV_TABLES_IN_A_ROW)
+        rows = -(-len(playing) // columns)
+        with ui.element("div").classes("tv-tables").props(
+                "data-testid=tv-tables").style(f"--columns: {columns}; --rows: {rows}"):
             for k, _, room in playing:
                 frame = ui.element("iframe").classes("tv-table-frame")
                 frame.props.update({"src": f"/tv/{room}", "title": f"Table {k + 1}",
                                     "loading": "lazy"})
+
+
+TV_TABLES_IN_A_ROW = 4
+"""The tables a tournament's TV shows side by side at most."""
 
 
 def _going_through(contest: Contest, number: int, table: Table) -> set[str]:

@@ -45,6 +45,7 @@ import chromium  # benchmarks/chromium.py, the browser the tests and benchmarks 
 pytest_plugins = ["nicegui.testing.plugin"]
 
 PHONE_VIEWPORT = chromium.PHONE_VIEWPORT
+TV_VIEWPORT = chromium.TV_VIEWPORT
 # The browser tests' server port: another checkout's suite may run beside this one.
 Screen.PORT = int(os.environ.get("PARCHEESI_TEST_PORT", Screen.PORT))
 T = TypeVar("T")

@@ -22,7 +22,7 @@ import functools
 from pathlib import Path
 
 import pytest
-from conftest import PHONE_VIEWPORT, on_server_loop
+from conftest import PHONE_VIEWPORT, TV_VIEWPORT, on_server_loop
 from nicegui.testing import Screen
 from test_browser_table import (
     DESKTOP_VIEWPORT,
@@ -329,6 +329,15 @@ def test_the_tournaments_pages(screen: Screen) -> None:
     screen.open(f"/tv/t/{contest.code}")
     shows(screen, "bracket")
     audit.look("/tv/t/<code>")
+    # on a television, its two tables side by side across the screen (each 22rem wide before,
+    # their boards too small to read from across the room)
+    screen.selenium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", TV_VIEWPORT)
+    try:
+        until(screen, lambda: len(all_now(screen, ".tv-table-frame")) == 2, "the two tables")
+        assert all(f.size["width"] > 0.45 * TV_VIEWPORT["width"]
+                   for f in all_now(screen, ".tv-table-frame"))
+    finally:
+        screen.selenium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_VIEWPORT)
     final = on_server_loop(server.tournaments.create(ann.id, Request(
         "ludo", Settings("knockout"), (), ("easy",) * 4)))  # computers play it at once
     screen.open(f"/t/{final.code}")

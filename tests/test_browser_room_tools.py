@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import PHONE_VIEWPORT, on_server_loop
+from conftest import PHONE_VIEWPORT, TV_VIEWPORT, on_server_loop
 from nicegui.testing import Screen
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -34,7 +34,6 @@ from parcheesi.server.runner import ensure_runner
 pytestmark = pytest.mark.browser
 
 RUBY, EMERALD, SAPPHIRE, AMBER = 0, 1, 2, 3
-TV_VIEWPORT = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
 WAIT = 10.0
 
 

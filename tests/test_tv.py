@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import PHONE_VIEWPORT, on_server_loop
+from conftest import PHONE_VIEWPORT, TV_VIEWPORT, on_server_loop
 from nicegui.testing import Screen, User
 from room_helpers import (
     SimulatedBrowser,
@@ -48,7 +48,6 @@ SEED = 14
 RUBY, SAPPHIRE = 0, 2
 FOLLOW = 1.0
 """Seconds within which a TV shows what was just played."""
-TV_VIEWPORT = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
 CONTROLS = ("roll", "piece-1", "hint", "play-best", "move-option", "guest-name", "ready",
             "start-game", "claim-seat-sapphire", "settings", "play-again")
 
