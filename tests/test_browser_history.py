@@ -16,6 +16,7 @@ import pytest
 from conftest import PHONE_VIEWPORT
 from nicegui.outbox import Outbox
 from nicegui.testing import Screen
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from sqlalchemy.engine import make_url
 from test_browser_ludo import press_something
@@ -33,12 +34,22 @@ def start_from_setup(screen: Screen, *choices: str, computer: str = "") -> None:
     for choice in choices:
         screen.click(choice)
     if computer:
-        by_testid(screen, f"kind-{computer}").click()
-        until(screen, lambda: any(o.text == "Computer" for o in all_now(screen, ".q-menu .q-item")),
-              "the seat's menu")
-        next(o for o in all_now(screen, ".q-menu .q-item") if o.text == "Computer").click()
+        until(screen, lambda: pressed(screen, css(f"kind-{computer}")), "the seat's menu open")
+        until(screen, lambda: pressed(screen, ".q-menu .q-item", "Computer"), "Computer chosen")
         until(screen, lambda: bool(all_now(screen, css(f"level-{computer}"))), "a computer seat")
     by_testid(screen, "start-game").click()
+
+
+def pressed(screen: Screen, selector: str, words: str | None = None) -> bool:
+    """Click the element of ``selector`` (saying ``words``, if given) once it is there; the
+    form redraws its seats after each choice, so one found a moment ago may be gone."""
+    try:
+        found = [e for e in all_now(screen, selector) if words is None or e.text == words]
+        if found:
+            found[0].click()
+        return bool(found)
+    except StaleElementReferenceException:
+        return False
 
 
 def table_ready(screen: Screen) -> None:
