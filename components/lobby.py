@@ -463,8 +463,7 @@ class HostTools:
         if self.button.is_deleted:  # the page moved on to the room's next game
             self.rooms.unsubscribe(self.room, self.refresh)
             return
-        listed = tuple((colour, self.rooms.why_replaceable(self.room, colour))
-                       for colour in self.rooms.replaceable(self.room))
+        listed = tuple(self.rooms.replacements(self.room).items())
         if listed == self.drawn:
             return
         self.drawn = listed

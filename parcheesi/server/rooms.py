@@ -772,11 +772,17 @@ class Rooms:
         return self.clock() - since
 
     def replaceable(self, room: Room) -> list[int]:
-        """Human seats (not the host's) the host may replace now (:meth:`why_replaceable`)."""
+        """Human seats (not the host's) the host may replace now."""
+        return list(self.replacements(room))
+
+    def replacements(self, room: Room) -> dict[int, str]:
+        """The human seats (not the host's) the host may replace now, each with why
+        (:meth:`why_replaceable`)."""
         if room.status != RoomStatus.PLAYING:
-            return []
-        return [s.colour for s in room.human_seats()
-                if s.colour != room.host and self.why_replaceable(room, s.colour)]
+            return {}
+        reasons = {s.colour: self.why_replaceable(room, s.colour) for s in room.human_seats()
+                   if s.colour != room.host}
+        return {colour: why for colour, why in reasons.items() if why}
 
     def why_replaceable(self, room: Room, colour: int) -> str:
         """Why the host may replace a seat's player, in words ("away for 2 min"), or "" when
