@@ -13,6 +13,7 @@ from typing import Any
 
 from nicegui import ui
 
+from parcheesi.core.look import Paint
 from parcheesi.core.registry import DEFAULT_GAME, AnyRules, games
 
 ORIENTATIONS = {
@@ -47,21 +48,26 @@ def orientations() -> dict[str, str]:
         found[name] = f"{name.title()}{also} at the bottom"
     for rules in listed.values():  # the other games' colours of paints of their own
         for name, paint in zip(rules.colours, rules.look.paints, strict=True):
-            if paint not in first.look.paints and name not in found:
+            if _orientation_key(paint, name) not in found:
                 found[name] = f"{name.title()} ({rules.title}) at the bottom"
     return found
+
+
+def _orientation_key(paint: Paint, name: str) -> str:
+    """How an orientation turning ``paint`` (called ``name`` in its game) to the bottom is
+    stored: by the default game's name for that paint, else by the game's own."""
+    default = games()[DEFAULT_GAME]
+    return (default.colours[default.look.paints.index(paint)]
+            if paint in default.look.paints else name)
 
 
 def orientations_of(rules: AnyRules, current: str) -> dict[str, str]:
     """The orientations offered at a table of ``rules``: those that name no colour, and its
     own colours in its own words ("Red at the bottom"), stored as :func:`orientations` stores
     their paints; ``current``, if another game's colour, stays listed as it is."""
-    default = games()[DEFAULT_GAME].look.paints
-    keys = {paint: key for key, paint in zip(games()[DEFAULT_GAME].colours, default,
-                                               strict=True)}
     found = dict(ORIENTATIONS)
     for name, paint in zip(rules.colours, rules.look.paints, strict=True):
-        found[keys.get(paint, name)] = f"{name.title()} at the bottom"
+        found[_orientation_key(paint, name)] = f"{name.title()} at the bottom"
     if current not in found:
         found[current] = orientations()[current]
     return found
